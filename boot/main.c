@@ -1,0 +1,64 @@
+/*
+ * main.c - the generic boot flow, the same on every target.
+ *
+ *   boot stub (arch/<arch>/entry.S) -> boot_main()
+ *     -> console, banner
+ *     -> selftests, which print KTAP
+ *     -> arch_poweroff() with the verdict
+ *
+ * Memory discovery and the hand-off to the buddy allocator slot in between
+ * the banner and the selftests (boot/memory.c).
+ */
+#include <arch/console.h>
+#include <arch/entry.h>
+#include <arch/memory.h>
+#include <arch/poweroff.h>
+#include <lib/printk.h>
+#include <mm/page_order.h>
+#include "../tests/selftest/selftest.h"
+
+extern char __bss_start[], __bss_end[];
+
+static bool bss_is_clear(void)
+{
+	for (const char *p = __bss_start; p < __bss_end; p++)
+		if (*p)
+			return false;
+	return true;
+}
+
+static const char *proto_name(enum boot_protocol proto)
+{
+	switch (proto) {
+	case BOOT_PROTO_FDT:		return "device tree";
+	case BOOT_PROTO_MULTIBOOT2:	return "multiboot2";
+	case BOOT_PROTO_PVH:		return "PVH";
+	default:			return "none";
+	}
+}
+
+void boot_main(enum boot_protocol proto, phys_addr_t info,
+	       unsigned long boot_cpu)
+{
+	/* Before anything writes a static variable. */
+	bool bss_clear = bss_is_clear();
+
+	arch_console_init();
+	printk("\nbuddyboot %s: PAGE_SIZE=%lu MAX_PAGE_ORDER=%d "
+	       "NR_PAGE_ORDERS=%d SECTION_SIZE_BITS=%d\n",
+	       CONFIG_ARCH_NAME, PAGE_SIZE, MAX_PAGE_ORDER, NR_PAGE_ORDERS,
+	       SECTION_SIZE_BITS);
+	printk("boot cpu %lu, boot info: %s at %#llx, image %p-%p\n",
+	       boot_cpu, proto_name(proto), (unsigned long long)info,
+	       (void *)_start, (void *)_end);
+
+	selftest_boot_facts.bss_was_clear = bss_clear;
+	selftest_boot_facts.proto = proto;
+	selftest_boot_facts.info = info;
+	selftest_boot_facts.boot_cpu = boot_cpu;
+
+#ifdef CONFIG_SELFTEST_FAULT_early_poweroff
+	selftest_fault_early();
+#endif
+	arch_poweroff(selftest_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
+}

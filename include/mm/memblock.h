@@ -1,0 +1,126 @@
+/*
+ * memblock.h - the early physical memory map: what RAM exists and what of it
+ * is taken, before the buddy allocator runs.
+ *
+ * Names and meanings follow Linux's memblock. Two region arrays, "memory" and
+ * "reserved", each kept sorted, non-overlapping and merged. Allocation is
+ * top-down unless memblock_set_bottom_up(true). memblock_free_all() ends the
+ * early phase: it hands every free range to the buddy allocator.
+ */
+#ifndef MM_MEMBLOCK_H
+#define MM_MEMBLOCK_H
+
+#include <lib/types.h>
+
+#define INIT_MEMBLOCK_REGIONS	128
+#define NUMA_NO_NODE		(-1)
+
+/* Definable limits for memblock_phys_alloc_range(). */
+#define MEMBLOCK_ALLOC_ANYWHERE	(~(phys_addr_t)0)
+#define MEMBLOCK_LOW_LIMIT	0
+
+enum memblock_flags {
+	MEMBLOCK_NONE	= 0x0,	/* no special request */
+	MEMBLOCK_NOMAP	= 0x4,	/* never map, never hand out (DT "no-map") */
+};
+
+struct memblock_region {
+	phys_addr_t base;
+	phys_addr_t size;
+	enum memblock_flags flags;
+};
+
+struct memblock_type {
+	unsigned long cnt;		/* regions in use */
+	unsigned long max;		/* capacity of @regions */
+	phys_addr_t total_size;		/* sum of region sizes */
+	struct memblock_region *regions;
+	const char *name;		/* "memory" or "reserved" */
+};
+
+struct memblock {
+	bool bottom_up;
+	phys_addr_t current_limit;
+	struct memblock_type memory;
+	struct memblock_type reserved;
+};
+
+extern struct memblock memblock;
+
+/*
+ * The add/remove/reserve family returns 0, or a negative errno:
+ * -EINVAL for a zero-size or malformed request, -ENOMEM when a region
+ * array is full and cannot grow (reported on the console; nothing is lost:
+ * the arrays are unchanged).
+ * Ranges reaching past the top of the address space are clamped to it.
+ */
+int memblock_add(phys_addr_t base, phys_addr_t size);
+int memblock_remove(phys_addr_t base, phys_addr_t size);
+int memblock_reserve(phys_addr_t base, phys_addr_t size);
+int memblock_phys_free(phys_addr_t base, phys_addr_t size);
+int memblock_mark_nomap(phys_addr_t base, phys_addr_t size);
+int memblock_clear_nomap(phys_addr_t base, phys_addr_t size);
+
+/*
+ * memblock_phys_alloc_range - find and reserve @size bytes aligned to @align
+ * (a power of two; 0 is refused) inside [@start, @end), from the top unless
+ * bottom-up is set. @end may be MEMBLOCK_ALLOC_ANYWHERE.
+ * Return: the physical base, or 0 when nothing fits.
+ */
+phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
+				      phys_addr_t start, phys_addr_t end);
+phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align);
+/* memblock_alloc - as memblock_phys_alloc, mapped and zeroed. NULL on failure. */
+void *memblock_alloc(phys_addr_t size, phys_addr_t align);
+
+void memblock_set_bottom_up(bool enable);
+bool memblock_bottom_up(void);
+void memblock_set_current_limit(phys_addr_t limit);
+
+phys_addr_t memblock_phys_mem_size(void);
+phys_addr_t memblock_reserved_size(void);
+phys_addr_t memblock_start_of_DRAM(void);
+phys_addr_t memblock_end_of_DRAM(void);
+bool memblock_is_memory(phys_addr_t addr);
+bool memblock_is_region_memory(phys_addr_t base, phys_addr_t size);
+bool memblock_is_region_reserved(phys_addr_t base, phys_addr_t size);
+
+/* memblock_dump_all - print both arrays, one region a line. */
+void memblock_dump_all(void);
+
+/*
+ * memblock_free_all - the hand-off. Sets up per-page metadata (allocated
+ * from memblock and reserved), then gives every free, mapped range to the
+ * buddy allocator in the largest naturally aligned blocks.
+ * Return: the number of pages given to the buddy allocator.
+ */
+unsigned long memblock_free_all(void);
+
+/* Iterator internals; use the for_each_* macros below. */
+#define MEMBLOCK_ITER_END	(~(uint64_t)0)
+void __next_mem_range(uint64_t *idx, enum memblock_flags flags,
+		      struct memblock_type *type_a,
+		      struct memblock_type *type_b, phys_addr_t *out_start,
+		      phys_addr_t *out_end);
+
+/* for_each_mem_range - every "memory" region that is not no-map. */
+#define for_each_mem_range(i, p_start, p_end)				\
+	for (i = 0, __next_mem_range(&i, MEMBLOCK_NONE, &memblock.memory, \
+				     NULL, p_start, p_end);		\
+	     i != MEMBLOCK_ITER_END;					\
+	     __next_mem_range(&i, MEMBLOCK_NONE, &memblock.memory, NULL, \
+			      p_start, p_end))
+
+/*
+ * for_each_free_mem_range - every range of "memory" (not no-map) that no
+ * "reserved" region covers, lowest first. @nid and @p_nid are accepted for
+ * Linux compatibility; there is one node, so pass NUMA_NO_NODE and NULL.
+ */
+#define for_each_free_mem_range(i, nid, flags, p_start, p_end, p_nid)	\
+	for (i = 0, __next_mem_range(&i, flags, &memblock.memory,	\
+				     &memblock.reserved, p_start, p_end); \
+	     i != MEMBLOCK_ITER_END;					\
+	     __next_mem_range(&i, flags, &memblock.memory,		\
+			      &memblock.reserved, p_start, p_end))
+
+#endif /* MM_MEMBLOCK_H */

@@ -1,0 +1,70 @@
+/*
+ * page_alloc.h - the buddy page allocator.
+ *
+ * Blocks of 2^order pages, order 0..MAX_PAGE_ORDER, each naturally aligned
+ * (its first pfn is a multiple of 2^order). Names and meanings follow Linux.
+ *
+ * struct page is one byte per page: see mm/page_alloc.c for its encoding.
+ * A struct page pointer is only meaningful to the functions below.
+ */
+#ifndef MM_PAGE_ALLOC_H
+#define MM_PAGE_ALLOC_H
+
+#include <lib/types.h>
+#include <mm/gfp.h>
+#include <mm/page_order.h>
+
+struct page {
+	uint8_t state;
+};
+
+/*
+ * alloc_pages - allocate a block of 2^@order pages.
+ * Return: its first page, or NULL when @order > MAX_PAGE_ORDER or no block
+ * of that order can be made; in both cases nothing changes.
+ */
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+
+/*
+ * __free_pages - give back a block from alloc_pages() with the same order.
+ * A double free, a wrong order, a reserved, misaligned or out-of-range page
+ * is refused, reported with its pfn and order, and changes nothing.
+ */
+void __free_pages(struct page *page, unsigned int order);
+
+/* __get_free_pages/free_pages - the same, by (virtual) address. 0 on failure. */
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+unsigned long get_zeroed_page(gfp_t gfp);
+void free_pages(unsigned long addr, unsigned int order);
+
+/*
+ * free_pages_checked - __free_pages() that also says why it refused.
+ * Return: 0, or a negative errno (see enum free_refusal in mm/page_alloc.c
+ * and free_refusal_name()).
+ */
+int free_pages_checked(struct page *page, unsigned int order);
+
+/*
+ * get_order - the smallest order whose block holds @size bytes.
+ * Return: 0 for size 0 or up to PAGE_SIZE; may exceed MAX_PAGE_ORDER for
+ * large sizes, which alloc_pages() then refuses.
+ */
+int get_order(unsigned long size);
+
+unsigned long page_to_pfn(const struct page *page);
+/* pfn_to_page - NULL when @pfn has no metadata (a hole, or outside RAM). */
+struct page *pfn_to_page(unsigned long pfn);
+phys_addr_t page_to_phys(const struct page *page);
+void *page_address(const struct page *page);
+struct page *virt_to_page(const void *addr);
+
+/* Counters: pages free now; free blocks of one order (/proc/buddyinfo). */
+unsigned long nr_free_pages(void);
+unsigned long nr_free_blocks(unsigned int order);
+/* Pages the allocator manages: free or allocated, not reserved. */
+unsigned long nr_managed_pages(void);
+
+/* show_buddyinfo - print free blocks per order in /proc/buddyinfo style. */
+void show_buddyinfo(void);
+
+#endif /* MM_PAGE_ALLOC_H */

@@ -1,0 +1,51 @@
+# config.mk - which configuration is being built, and where it goes.
+#
+#   ARCH=riscv64|aarch64|x86_64   target (default riscv64)
+#   PAGE_SIZE=4K|16K|64K          page size; 16K and 64K on aarch64 only
+#   MAX_PAGE_ORDER=n              largest buddy order; default from the arch's
+#                                 <asm/geometry.h>, checked at compile time
+#   FAULT=fail|hang|exception|early-poweroff
+#                                 build an image that misbehaves on purpose,
+#                                 for the runner's own test (check-runner)
+#
+# Each configuration builds into its own folder under build/, so that any
+# number of them sit side by side.
+
+ARCHES		:= riscv64 aarch64 x86_64
+ARCH		?= riscv64
+PAGE_SIZE	?= 4K
+MAX_PAGE_ORDER	?=
+FAULT		?=
+FAULTS		:= fail hang exception early-poweroff
+
+ifeq ($(filter $(ARCH),$(ARCHES)),)
+$(error ARCH=$(ARCH) is not a target; choose one of: $(ARCHES))
+endif
+
+page_shift_4K	:= 12
+page_shift_16K	:= 14
+page_shift_64K	:= 16
+PAGE_SHIFT	:= $(page_shift_$(PAGE_SIZE))
+ifeq ($(PAGE_SHIFT),)
+$(error PAGE_SIZE=$(PAGE_SIZE) is not a page size; choose 4K, 16K or 64K)
+endif
+ifneq ($(ARCH)-$(PAGE_SIZE),$(filter $(ARCH)-$(PAGE_SIZE),riscv64-4K x86_64-4K aarch64-4K aarch64-16K aarch64-64K))
+$(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): 16K and 64K pages are aarch64 only)
+endif
+
+ifneq ($(MAX_PAGE_ORDER),)
+ifneq ($(shell echo '$(MAX_PAGE_ORDER)' | grep -Ex '[0-9]+'),$(MAX_PAGE_ORDER))
+$(error MAX_PAGE_ORDER=$(MAX_PAGE_ORDER) is not a whole number)
+endif
+endif
+
+ifneq ($(FAULT),)
+ifeq ($(filter $(FAULT),$(FAULTS)),)
+$(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
+endif
+endif
+
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(FAULT),-fault-$(FAULT))
+BUILD_ROOT	:= build
+BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
+KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

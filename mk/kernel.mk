@@ -1,0 +1,52 @@
+# kernel.mk - building the bare-metal image for one configuration.
+#
+# The arch's arch.mk has set CROSS_COMPILE, ARCH_CFLAGS, ARCH_LDFLAGS and
+# ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and in-QEMU
+# selftests on every target.
+
+CC		:= $(CROSS_COMPILE)gcc
+OBJCOPY		:= $(CROSS_COMPILE)objcopy
+OBJDUMP		:= $(CROSS_COMPILE)objdump
+NM		:= $(CROSS_COMPILE)nm
+
+COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c tests/selftest/*.c))
+KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS)
+KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
+LINKER_SCRIPT	:= linker/$(ARCH).ld
+
+# -nostdinc keeps the host's /usr/include out; the compiler's own directory
+# still gives the freestanding headers (stdint.h, stddef.h, stdarg.h, ...).
+# Debian's cross compilers predefine __linux__, which freestanding code must
+# not see.
+KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
+		   -Iinclude -Iarch/$(ARCH)/include -Iarch/$(ARCH) \
+		   -U__linux__ -Ulinux -D__buddyboot__ \
+		   -DCONFIG_ARCH_NAME='"$(ARCH)"' \
+		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
+		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
+		   $(if $(FAULT),-DCONFIG_SELFTEST_FAULT_$(subst -,_,$(FAULT))=1)
+KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
+		   -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
+		   -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
+		   -fno-common -fno-strict-aliasing -fno-omit-frame-pointer \
+		   $(ARCH_CFLAGS)
+KERNEL_ASFLAGS	:= -D__ASSEMBLY__ $(ARCH_ASFLAGS)
+KERNEL_LDFLAGS	:= -nostdlib -static -no-pie -Wl,--build-id=none \
+		   -Wl,-T,$(LINKER_SCRIPT) -Wl,-Map,$(BUILD_DIR)/buddyboot.map \
+		   $(ARCH_LDFLAGS)
+
+$(BUILD_DIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)echo "  CC      $@"
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD_DIR)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(Q)echo "  AS      $@"
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
+
+$(KERNEL_ELF): $(KERNEL_OBJS) $(LINKER_SCRIPT)
+	$(Q)echo "  LD      $@"
+	$(Q)$(CC) $(KERNEL_CFLAGS) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) -lgcc
+
+-include $(KERNEL_OBJS:.o=.d)

@@ -1,0 +1,40 @@
+/*
+ * fault.c - images that misbehave on purpose, for `make check-runner`.
+ *
+ * Built only with FAULT=<kind>; each kind must make the runner report a
+ * failure with its own reason:
+ *   fail            one case fails, everything else is normal
+ *   hang            the guest stops making progress after the plan line
+ *   exception       the guest takes an unexpected exception
+ *   early-poweroff  the guest powers off with the PASS status before it
+ *                   prints any plan line
+ */
+#include <arch/cpu.h>
+#include <arch/poweroff.h>
+#include "selftest.h"
+
+#if defined(CONFIG_SELFTEST_FAULT_fail)
+SELFTEST(fault_fails_on_purpose, STAGE_BOOT)
+{
+	return selftest_fail(__FILE__, __LINE__, "FAULT=fail image");
+}
+#elif defined(CONFIG_SELFTEST_FAULT_hang)
+SELFTEST(fault_hangs_on_purpose, STAGE_BOOT)
+{
+	for (;;)
+		__asm__ volatile("" ::: "memory");
+	return true;
+}
+#elif defined(CONFIG_SELFTEST_FAULT_exception)
+SELFTEST(fault_traps_on_purpose, STAGE_BOOT)
+{
+	__builtin_trap();
+	return true;
+}
+#elif defined(CONFIG_SELFTEST_FAULT_early_poweroff)
+/* Called by boot_main() before selftest_run_all() prints the plan. */
+void selftest_fault_early(void)
+{
+	arch_poweroff(POWEROFF_PASS);
+}
+#endif
