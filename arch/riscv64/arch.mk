@@ -27,10 +27,12 @@ QEMU_MACHINE_ARGS := -M virt -bios default
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 
 # Enough RAM for the selftests to find a free block of the largest order:
-# OpenSBI and the kernel sit in the first block of that size, the DTB and
-# the allocator's metadata in the last, so three blocks (at least 128 MiB).
-# Orders up to 13 (32 MiB blocks) fit in 128M; 14 and 15 need 192M / 384M.
-QEMU_DEFAULT_MEM := $(if $(filter 14 15,$(MAX_PAGE_ORDER)),384M,128M)
+# four blocks of that size (OpenSBI and the image, the DTB at the top of
+# RAM, the allocator's metadata, and one free), at least 128 MiB. The
+# largest order is the build's or <asm/geometry.h>'s default.
+top_order = $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
+	$(CC) -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
+QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(top_order) - 20))); echo $$((m > 128 ? m : 128))M)
 
 # TCG boots in well under a second; the budget covers whole-memory tests on
 # a loaded machine.

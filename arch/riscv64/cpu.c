@@ -8,7 +8,7 @@
 #include <arch/poweroff.h>
 #include <lib/errno.h>
 #include "csr.h"
-#include "fixup.h"
+#include <arch/fixup.h>
 
 void riscv_boot(unsigned long hartid, phys_addr_t dtb) __noreturn;
 void riscv_poweroff(unsigned long code, unsigned long reason) __noreturn;

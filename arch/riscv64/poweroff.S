@@ -11,7 +11,7 @@
  * t0-t3, so the trap handler may call it whatever state it found.
  */
 #include "csr.h"
-#include "fixup.h"
+#include <arch/fixup.h>
 #include "platform.h"
 
 	.text

@@ -10,7 +10,7 @@
 #include <arch/poweroff.h>
 #include <lib/printk.h>
 #include "csr.h"
-#include "fixup.h"
+#include <arch/fixup.h>
 #include "trap.h"
 
 _Static_assert(__builtin_offsetof(struct riscv_trap_frame, sepc) == TF_SEPC &&
@@ -65,14 +65,6 @@ static const char *cause_name(unsigned long scause)
 	if (name)
 		return name;
 	return interrupt ? "unknown interrupt" : "unknown exception";
-}
-
-static unsigned long fixup_resume(unsigned long pc)
-{
-	for (const struct fixup_entry *f = __fixup_start; f < __fixup_end; f++)
-		if (f->insn == pc)
-			return f->resume;
-	return 0;
 }
 
 /*

@@ -14,9 +14,6 @@
 #define TF_STVAL	(35 * 8)
 #define TF_SIZE		(36 * 8)	/* a multiple of 16: sp stays aligned */
 
-/* The handler's own stack, apart from the boot stack it may find broken. */
-#define EXCEPTION_STACK_SIZE	(16 * 1024)
-
 #ifndef __ASSEMBLY__
 
 struct riscv_trap_frame {

@@ -11,15 +11,16 @@
  *                    every register, re-arm sscratch, sret.
  *   handler faults:  the swap yields sp = 0: a fault inside the handler.
  *                    Swap back (sscratch stays 0), then resume at a fixup
- *                    if there is one, else print a fixed line and power
- *                    off through riscv_poweroff() without using any stack.
+ *                    if there is one (t0-t3 clobbered), else print a
+ *                    fixed line and power off through riscv_poweroff()
+ *                    without using any stack.
  *
  * So a broken boot stack cannot stop the report, and a fault while
  * reporting ends the machine instead of looping.
  */
 #include <arch/poweroff.h>
 #include "csr.h"
-#include "fixup.h"
+#include <arch/fixup.h>
 #include "platform.h"
 #include "trap.h"
 
