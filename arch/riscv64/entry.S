@@ -14,17 +14,51 @@
  * harts here anyway, as some do for Linux, the first to swap the lottery
  * word wins and the others park with interrupts off, touching nothing.
  *
- * The stub clears BSS, takes the boot stack (__boot_stack_bottom ..
+ * Where it runs: the image starts with a Linux RISC-V Image header, so
+ * that `booti` and QEMU's -kernel take the raw Image as well as the ELF.
+ * U-Boot moves an Image to RAM base + text_offset, which is the link
+ * address on QEMU's virt (0x80200000) but not on every board. So the
+ * kernel is a position-independent executable (-fpie -pie) that relocates
+ * itself: before anything reads a stored address, the stub applies its
+ * R_RISCV_RELATIVE relocations (.rela.dyn) with the offset between where
+ * it runs and where it was linked, and then runs in place, wherever that
+ * is. (Copying itself to the link address instead would need that address
+ * to be free RAM, which only the board knows.) The relocations are applied
+ * even at offset 0: riscv64 ld leaves the relocated words zero in the file.
+ * Until then, every address is taken PC-relative (lla).
+ *
+ * The stub then clears BSS, takes the boot stack (__boot_stack_bottom ..
  * __boot_stack_top, outside BSS), points sscratch at the exception stack
- * and stvec at riscv_trap_entry, then calls riscv_boot() in C, which calls
- * boot_main(). Every address is taken PC-relative (lla): the code does not
- * assume it runs at its link address.
+ * and stvec at riscv_trap_entry, and calls riscv_boot() in C, which calls
+ * boot_main().
  */
+#include <arch/poweroff.h>
 #include "csr.h"
+
+#define R_RISCV_RELATIVE	3
 
 	.section .text.head, "ax"
 	.globl	_start
 _start:
+	/* The Linux RISC-V Image header (Documentation/riscv/boot-image-header). */
+	.option	push
+	.option	norvc
+	j	primary_entry		/* code0 */
+	.option	pop
+	.word	0			/* code1 */
+	.dword	0x200000		/* text_offset: 2 MiB into RAM */
+	/* image_size (_end - _start, BSS too): linker/riscv64.ld writes it. */
+
+	.section .text.head.tail, "ax"
+	.dword	0			/* flags: little endian */
+	.word	2			/* header version 0.2 */
+	.word	0
+	.dword	0
+	.ascii	"RISCV\0\0\0"		/* magic, deprecated but still read */
+	.ascii	"RSC\x05"		/* magic2 */
+	.word	0			/* no PE/COFF header */
+
+primary_entry:
 	csrw	sie, zero
 	csrci	sstatus, SSTATUS_SIE
 
@@ -35,6 +69,25 @@ _start:
 
 	mv	s2, a0			/* hart id */
 	mv	s3, a1			/* DTB */
+
+	/* Relocate: each entry is {offset, info, addend}, 24 bytes. */
+	lla	t0, _start
+	ld	t1, __image_link_start_word
+	sub	t0, t0, t1		/* where we run - where we were linked */
+	lla	t1, __rela_start
+	lla	t2, __rela_end
+3:	bgeu	t1, t2, 5f
+	ld	t3, 8(t1)
+	li	t4, R_RISCV_RELATIVE
+	bne	t3, t4, bad_relocation
+	ld	t3, 0(t1)
+	ld	t4, 16(t1)
+	add	t3, t3, t0
+	add	t4, t4, t0
+	sd	t4, 0(t3)
+	addi	t1, t1, 24
+	j	3b
+5:	/* Only data was patched (-fpie code is PC-relative): no fence.i. */
 
 	/* The linker script aligns both ends of BSS to 8 bytes. */
 	lla	t0, __bss_start
@@ -57,6 +110,15 @@ _start:
 	mv	a1, s3
 	call	riscv_boot
 	/* riscv_boot() does not return; park if it ever did. */
+	j	arch_halt
+
+/* The linker produced a relocation this stub cannot apply: refuse. */
+bad_relocation:
+	lla	a0, bad_relocation_msg
+	call	riscv_emergency_puts
+	li	a0, QEMU_EXIT_FAIL
+	li	a1, SBI_SRST_REASON_SYSFAIL
+	j	riscv_poweroff
 
 /*
  * arch_halt - park this hart for good: interrupts off, wait forever.
@@ -69,6 +131,10 @@ arch_halt:
 	csrci	sstatus, SSTATUS_SIE
 1:	wfi
 	j	1b
+
+	.section .rodata
+bad_relocation_msg:
+	.asciz	"\r\nbuddyboot: unexpected relocation type in .rela.dyn, cannot run\r\n"
 
 	/* In .data, not BSS: the winner clears BSS while others may arrive. */
 	.data
