@@ -12,9 +12,15 @@ CROSS_COMPILE	?= aarch64-linux-gnu-
 ARCH_CFLAGS	:= -mgeneral-regs-only -mno-outline-atomics -mstrict-align \
 		   -fno-asynchronous-unwind-tables -fno-unwind-tables
 ARCH_ASFLAGS	:=
-ARCH_LDFLAGS	:=
+# A position-independent executable that relocates itself (entry.S), so
+# that the raw Image runs wherever a loader puts it. -z notext: the
+# pointers in .rodata, .selftests and the fixup table are relocated at
+# boot, though those sections are read-only to the linker.
+ARCH_CFLAGS	+= -fpie
+ARCH_LDFLAGS	:= -Wl,-pie -Wl,--no-dynamic-linker -Wl,-z,notext
 ARCH_SRCS	:= $(sort $(wildcard arch/aarch64/*.S arch/aarch64/*.c))
-ARCH_IMAGES	:=
+# The raw Image with a Linux boot header (entry.S), for booti and -kernel.
+ARCH_IMAGES	:= $(BUILD_DIR)/Image
 
 # Debian packages to build and boot this target.
 ARCH_PACKAGES	:= gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
@@ -41,6 +47,10 @@ QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 top_order = $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
 	$(CC) -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
 QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(top_order) - 20))); echo $$((m > 128 ? m : 128))M)
+
+$(BUILD_DIR)/Image: $(KERNEL_ELF)
+	$(Q)echo "  IMAGE   $@"
+	$(Q)$(OBJCOPY) -O binary $< $@
 
 # TCG boots in a second or two; the budget covers whole-memory tests on a
 # loaded machine.

@@ -18,18 +18,49 @@
  * their own. So a trap never depends on the kernel's stack, and a trap
  * inside the handler lands in the "current EL, SP_ELx" vectors, which
  * vectors.S treats as a fault in the handler. Then VBAR_EL1, and
- * aarch64_boot() in C, which calls boot_main(). Every address is taken
- * PC-relative (adrp/adr): the code does not assume its link address.
+ * aarch64_boot() in C, which calls boot_main().
+ *
+ * Where it runs: the image starts with the arm64 Linux Image header, so
+ * that `booti` and QEMU's -kernel take the raw Image as well as the ELF.
+ * Loaders put an Image at a 2 MiB-aligned address + text_offset: QEMU at
+ * RAM base + 2 MiB, which is the link address on virt (0x40200000), U-Boot
+ * anywhere when the header says so, and other boards have other RAM
+ * bases. So the kernel is a position-independent executable (-fpie -pie)
+ * that relocates itself: at EL1, before anything reads a stored address,
+ * the stub applies its R_AARCH64_RELATIVE relocations (.rela.dyn) with the
+ * offset between where it runs and where it was linked, then runs in
+ * place; the header's flags say "anywhere" (bit 3). (Copying itself to the
+ * link address instead would need that address to be free RAM, which only
+ * the board knows.) Until then every address is PC-relative (adr, adrp).
  */
 #include <arch/poweroff.h>
 #include "sysreg.h"
 
+#define R_AARCH64_RELATIVE	1027
+
+/* Image flags: little endian, page size (1 = 4K, 2 = 16K, 3 = 64K), anywhere. */
+#define IMAGE_FLAG_PAGE_SIZE	(((CONFIG_PAGE_SHIFT - 10) / 2) << 1)
+#define IMAGE_FLAG_ANYWHERE	(1 << 3)
+
 	/* Unwind info for debuggers only (gcc emits .debug_frame for C too). */
 	.cfi_sections .debug_frame
 
+	/* The arm64 Linux Image header (Documentation/arm64/booting.rst). */
 	.section .text.head, "ax"
 	.globl	_start
 _start:
+	b	primary_entry		/* code0 */
+	.word	0			/* code1 */
+	.quad	0x200000		/* text_offset: 2 MiB into RAM */
+	/* image_size (_end - _start, BSS too): linker/aarch64.ld writes it. */
+
+	.section .text.head.tail, "ax"
+	.quad	IMAGE_FLAG_PAGE_SIZE | IMAGE_FLAG_ANYWHERE
+	.quad	0, 0, 0			/* res2, res3, res4 */
+	.ascii	"ARM\x64"		/* magic */
+	.word	0			/* no PE/COFF header */
+
+primary_entry:
 	.cfi_startproc
 	.cfi_undefined x30		/* the outermost frame: no caller */
 	msr	daifset, #0xf
@@ -47,6 +78,22 @@ el1_setup:
 	msr	sctlr_el1, x0
 	isb
 
+	/* Relocate: each entry is {offset, info, addend}, 24 bytes. */
+	adr	x0, _start
+	ldr	x1, __image_link_start_word
+	sub	x0, x0, x1		/* where we run - where we were linked */
+	adr_l	x1, __rela_start
+	adr_l	x2, __rela_end
+3:	cmp	x1, x2
+	b.hs	4f
+	ldp	x3, x4, [x1], #16
+	ldr	x5, [x1], #8
+	cmp	x4, #R_AARCH64_RELATIVE
+	b.ne	bad_relocation
+	add	x5, x5, x0
+	str	x5, [x3, x0]
+	b	3b
+4:
 	/* The linker script aligns both ends of BSS to 16 bytes. */
 	adr_l	x0, __bss_start
 	adr_l	x1, __bss_end
@@ -115,6 +162,12 @@ el2_setup:
 
 el3_refuse:
 	adr_l	x0, el3_msg
+	b	refuse
+
+/* The linker produced a relocation this stub cannot apply. */
+bad_relocation:
+	adr_l	x0, bad_relocation_msg
+refuse:
 	bl	aarch64_emergency_puts
 	mov	x0, #QEMU_EXIT_FAIL
 	b	aarch64_poweroff
@@ -133,6 +186,8 @@ arch_halt:
 	.section .rodata
 el3_msg:
 	.asciz	"\r\nbuddyboot: entered at EL3, which it does not support (run without secure=on)\r\n"
+bad_relocation_msg:
+	.asciz	"\r\nbuddyboot: unexpected relocation type in .rela.dyn, cannot run\r\n"
 
 	/* In .data, not BSS: written before BSS is cleared. */
 	.data
