@@ -5,6 +5,8 @@
 #include <arch/fixup.h>
 #include <lib/ktap.h>
 #include "../../tests/selftest/selftest.h"
+#include <arch/memory.h>
+#include "platform.h"
 #include "sysreg.h"
 
 SELFTEST(aarch64_runs_at_el1, STAGE_BOOT)
@@ -28,5 +30,47 @@ SELFTEST(aarch64_fixup_resumes, STAGE_BOOT)
 			 : "+r"(marker), "+r"(reached));
 	SELFTEST_EXPECT(!reached, "udf did not trap");
 	SELFTEST_EXPECT(marker == 0x5a5a, "a register changed across the fixup");
+	return true;
+}
+
+/* PAR_EL1 after a stage-1 EL1 read translation of @va. */
+static unsigned long translate(uintptr_t va)
+{
+	__asm__ volatile("at s1e1r, %0\n"
+			 "isb" ::"r"(va)
+			 : "memory");
+	return read_sysreg(par_el1);
+}
+
+#define PAR_FAULT		1UL
+#define PAR_PA(par)		((par) & 0xfffffffff000UL)
+#define PAR_ATTR(par)		((par) >> 56)
+#define TCR_TG0(tcr)		((tcr) >> 14 & 3)
+
+/* What arch_mmu_init() promises, read back through the MMU itself. */
+SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
+{
+	static const unsigned int tg0[] = { [12] = 0, [14] = 2, [16] = 1 };
+	uintptr_t ram = (uintptr_t)_start, uart = VIRT_UART0_BASE;
+	unsigned long par;
+
+	if (!(read_sysreg(sctlr_el1) & SCTLR_M)) {
+		ktap_diag("MMU off: boot_main() has not called arch_mmu_init()");
+		return true;
+	}
+	SELFTEST_EXPECT(TCR_TG0(read_sysreg(tcr_el1)) == tg0[PAGE_SHIFT],
+			"TCR_EL1.TG0 is not the %lu-byte granule", PAGE_SIZE);
+	par = translate(ram);
+	SELFTEST_EXPECT(!(par & PAR_FAULT) && PAR_PA(par) == ALIGN_DOWN(ram, 4096),
+			"the image at %#lx translates to PAR %#lx", ram, par);
+	SELFTEST_EXPECT(PAR_ATTR(par) == 0xff,
+			"RAM is not Normal write-back (MAIR attr %#lx)",
+			PAR_ATTR(par));
+	par = translate(uart);
+	SELFTEST_EXPECT(!(par & PAR_FAULT) && PAR_PA(par) == uart,
+			"the UART at %#lx translates to PAR %#lx", uart, par);
+	SELFTEST_EXPECT(PAR_ATTR(par) == 0x00,
+			"the UART is not Device-nGnRnE (MAIR attr %#lx)",
+			PAR_ATTR(par));
 	return true;
 }
