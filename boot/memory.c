@@ -82,7 +82,7 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	err = err ?: boot_reserve(info, map.info_size, what);
 	err = err ?: boot_reserve(virt_to_phys(_start), _end - _start,
 				  "kernel image");
-	err = err ?: boot_reserve(virt_to_phys(__boot_stack_bottom),
+	err = err ?: boot_reserve_nested(virt_to_phys(__boot_stack_bottom),
 				  __boot_stack_top - __boot_stack_bottom,
 				  "boot stack");
 	if (err)

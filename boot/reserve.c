@@ -39,8 +39,21 @@ static phys_addr_t memory_covered(phys_addr_t base, phys_addr_t size)
 	return covered;
 }
 
+/* The recorded reservation that contains all of [base, base + size). */
+static const struct boot_reservation *recorded_around(phys_addr_t base,
+						      phys_addr_t size)
+{
+	for (unsigned int i = 0; i < nr_reservations; i++) {
+		const struct boot_reservation *o = &reservations[i];
+
+		if (o->base <= base && base + size <= o->base + o->size)
+			return o;
+	}
+	return NULL;
+}
+
 static void warn_placement(phys_addr_t base, phys_addr_t size,
-			   const char *reason)
+			   const char *reason, bool nested)
 {
 	phys_addr_t covered = memory_covered(base, size);
 
@@ -48,6 +61,8 @@ static void warn_placement(phys_addr_t base, phys_addr_t size,
 		pr_warn("reservation [%#llx-%#llx) '%s' lies %soutside "
 			"memory\n", (unsigned long long)base,
 			end_of(base, size), reason, covered ? "partly " : "");
+	if (nested && recorded_around(base, size))
+		return;
 	for (unsigned int i = 0; i < nr_reservations; i++) {
 		const struct boot_reservation *o = &reservations[i];
 
@@ -61,14 +76,14 @@ static void warn_placement(phys_addr_t base, phys_addr_t size,
 }
 
 static int reserve(phys_addr_t base, phys_addr_t size, const char *reason,
-		   bool nomap)
+		   bool nomap, bool nested)
 {
 	struct boot_reservation *r;
 	int err;
 
 	if (size == 0)
 		return 0;
-	warn_placement(base, size, reason);
+	warn_placement(base, size, reason, nested);
 	if (nr_reservations < BOOT_RESERVATIONS_MAX) {
 		r = &reservations[nr_reservations++];
 		r->base = base;
@@ -90,12 +105,17 @@ static int reserve(phys_addr_t base, phys_addr_t size, const char *reason,
 
 int boot_reserve(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, false);
+	return reserve(base, size, reason, false, false);
+}
+
+int boot_reserve_nested(phys_addr_t base, phys_addr_t size, const char *reason)
+{
+	return reserve(base, size, reason, false, true);
 }
 
 int boot_reserve_nomap(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, true);
+	return reserve(base, size, reason, true, false);
 }
 
 unsigned int boot_reservation_count(void)
@@ -159,6 +179,41 @@ static void format_size(char *buf, size_t len, phys_addr_t size)
 	ksnprintf(buf, len, "%llu %s", (unsigned long long)size, units[u]);
 }
 
+static void report_unrecorded(boot_print_fn out, phys_addr_t base,
+			      phys_addr_t end)
+{
+	char size[32];
+
+	format_size(size, sizeof(size), end - base);
+	out("reserved: [%#llx-%#llx) %s (no reason recorded: reserved "
+	    "without boot_reserve())\n", (unsigned long long)base,
+	    (unsigned long long)end, size);
+}
+
+/*
+ * Parts of memblock.reserved that no recorded reservation covers (an arch
+ * or a driver called memblock_reserve() directly). The table is sorted.
+ */
+static void report_unrecorded_gaps(boot_print_fn out)
+{
+	for (unsigned long i = 0; i < memblock.reserved.cnt; i++) {
+		const struct memblock_region *m = &memblock.reserved.regions[i];
+		phys_addr_t cursor = m->base, end = m->base + m->size;
+
+		for (unsigned int j = 0; j < nr_reservations; j++) {
+			const struct boot_reservation *r = &reservations[j];
+
+			if (r->base + r->size <= cursor || r->base >= end)
+				continue;
+			if (r->base > cursor)
+				report_unrecorded(out, cursor, r->base);
+			cursor = MAX(cursor, r->base + r->size);
+		}
+		if (cursor < end)
+			report_unrecorded(out, cursor, end);
+	}
+}
+
 static void report_reservations(boot_print_fn out)
 {
 	struct boot_reservation tmp;
@@ -181,6 +236,8 @@ static void report_reservations(boot_print_fn out)
 		    (unsigned long long)r->base, end_of(r->base, r->size), size,
 		    r->nomap ? " no-map" : "", r->reason);
 	}
+	if (!nr_unlisted)
+		report_unrecorded_gaps(out);
 	if (nr_unlisted)
 		out("reserved: %u more reservations not listed (table of %u "
 		    "full); memblock holds them all\n", nr_unlisted,

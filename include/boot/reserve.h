@@ -30,6 +30,13 @@ struct boot_reservation {
  */
 int boot_reserve(phys_addr_t base, phys_addr_t size, const char *reason);
 
+/*
+ * boot_reserve_nested - as boot_reserve(), for a range expected to lie
+ * inside one reserved before (the boot stack inside the kernel image): no
+ * overlap warning when it does.
+ */
+int boot_reserve_nested(phys_addr_t base, phys_addr_t size, const char *reason);
+
 /* boot_reserve_nomap - as boot_reserve(), and mark the range no-map in
  * memblock.memory: never mapped, never handed out (DT "no-map"). */
 int boot_reserve_nomap(phys_addr_t base, phys_addr_t size, const char *reason);
