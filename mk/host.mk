@@ -52,18 +52,23 @@ $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitiz
 $(HOST_DIR)/libmm.a: $(HOST_DIR)/plain/libmm.a
 	$(Q)cp $< $@
 
-# $(call host_test,binary,variant,main source)
+# $(call host_test,binary,variant,sources): a test program, with the harness
 define host_test
-$(HOST_DIR)/tests/$(1): $(HOST_DIR)/$(2)/$(3:.c=.o) $(HOST_DIR)/$(2)/$(HARNESS:.c=.o) $(HOST_DIR)/$(2)/libmm.a
+$(HOST_DIR)/tests/$(1): $(patsubst %.c,$(HOST_DIR)/$(2)/%.o,$(3) $(HARNESS)) $(HOST_DIR)/$(2)/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  HOSTLD  $$@"
-	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^
+	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^ -lm
 HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
+MACHINE		:= tests/host/mm/machine.c
 $(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
+$(foreach v,asan asan-order15,\
+  $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE))))
 
-HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock
+HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
+		   host-page-alloc=$(HOST_DIR)/tests/test-page-alloc \
+		   host-page-alloc-order15=$(HOST_DIR)/tests/test-page-alloc-order15
 
 TEST_SUITES	+= $(HOST_SUITES)
 TEST_PREREQS	+= host-tests
