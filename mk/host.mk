@@ -64,11 +64,14 @@ endef
 MACHINE		:= tests/host/mm/machine.c
 $(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
 $(foreach v,asan asan-order15,\
-  $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE))))
+  $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
+  $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE))))
 
 HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-alloc=$(HOST_DIR)/tests/test-page-alloc \
-		   host-page-alloc-order15=$(HOST_DIR)/tests/test-page-alloc-order15
+		   host-page-alloc-order15=$(HOST_DIR)/tests/test-page-alloc-order15 \
+		   host-page-refuse=$(HOST_DIR)/tests/test-page-refuse \
+		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15
 
 TEST_SUITES	+= $(HOST_SUITES)
 TEST_PREREQS	+= host-tests
