@@ -18,12 +18,8 @@ ARCH_ASFLAGS	:= -Wa,--noexecstack
 ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
 ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S vectors.S start.c desc.c \
-		     traps.c console.c cpu.c pgtable.c selftest_pgtable.c)
-# memory.c (arch_reserve_memory), mmu.c (arch_mmu_init) and its selftest
-# call into memblock: they join when mm/memblock.c lands. Once it is on main
-# for good, fold them into the list above.
-ARCH_MEMBLOCK_SRCS := $(addprefix arch/x86_64/,memory.c mmu.c selftest_mmu.c)
-ARCH_SRCS	+= $(if $(wildcard mm/memblock.c),$(ARCH_MEMBLOCK_SRCS))
+		     traps.c console.c cpu.c memory.c pgtable.c mmu.c \
+		     selftest_pgtable.c selftest_mmu.c)
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
