@@ -71,7 +71,7 @@ multiboot2_entry32:
 	cli
 	mov	$__boot_stack_top, %esp
 	push	%ebx			/* multiboot2 info */
-	push	%eax			/* MULTIBOOT2_BOOTLOADER_MAGIC, we hope */
+	push	%eax			/* the multiboot2 magic: x86_start() checks */
 	push	$X86_ENTRY_MULTIBOOT2
 	jmp	setup_long_mode
 	.size multiboot2_entry32, . - multiboot2_entry32
