@@ -39,21 +39,8 @@ static phys_addr_t memory_covered(phys_addr_t base, phys_addr_t size)
 	return covered;
 }
 
-/* The recorded reservation that contains all of [base, base + size). */
-static const struct boot_reservation *recorded_around(phys_addr_t base,
-						      phys_addr_t size)
-{
-	for (unsigned int i = 0; i < nr_reservations; i++) {
-		const struct boot_reservation *o = &reservations[i];
-
-		if (o->base <= base && base + size <= o->base + o->size)
-			return o;
-	}
-	return NULL;
-}
-
 static void warn_placement(phys_addr_t base, phys_addr_t size,
-			   const char *reason, bool nested)
+			   const char *reason)
 {
 	phys_addr_t covered = memory_covered(base, size);
 
@@ -61,8 +48,6 @@ static void warn_placement(phys_addr_t base, phys_addr_t size,
 		pr_warn("reservation [%#llx-%#llx) '%s' lies %soutside "
 			"memory\n", (unsigned long long)base,
 			end_of(base, size), reason, covered ? "partly " : "");
-	if (nested && recorded_around(base, size))
-		return;
 	for (unsigned int i = 0; i < nr_reservations; i++) {
 		const struct boot_reservation *o = &reservations[i];
 
@@ -76,14 +61,15 @@ static void warn_placement(phys_addr_t base, phys_addr_t size,
 }
 
 static int reserve(phys_addr_t base, phys_addr_t size, const char *reason,
-		   bool nomap, bool nested)
+		   bool nomap, bool warn)
 {
 	struct boot_reservation *r;
 	int err;
 
 	if (size == 0)
 		return 0;
-	warn_placement(base, size, reason, nested);
+	if (warn)
+		warn_placement(base, size, reason);
 	if (nr_reservations < BOOT_RESERVATIONS_MAX) {
 		r = &reservations[nr_reservations++];
 		r->base = base;
@@ -105,17 +91,17 @@ static int reserve(phys_addr_t base, phys_addr_t size, const char *reason,
 
 int boot_reserve(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, false, false);
+	return reserve(base, size, reason, false, true);
 }
 
-int boot_reserve_nested(phys_addr_t base, phys_addr_t size, const char *reason)
+int boot_reserve_policy(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, false, true);
+	return reserve(base, size, reason, false, false);
 }
 
 int boot_reserve_nomap(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, true, false);
+	return reserve(base, size, reason, true, true);
 }
 
 unsigned int boot_reservation_count(void)
@@ -165,18 +151,26 @@ int bootmem_apply(const struct boot_memmap *map)
 	return err;
 }
 
-/* "128 MiB", "4 KiB", "1536 bytes": the largest unit that divides @size. */
+/*
+ * "128 MiB", "4 KiB", "216 bytes"; a size that is not a whole number of
+ * its largest unit gets one (truncated) decimal: "126.8 MiB".
+ */
 static void format_size(char *buf, size_t len, phys_addr_t size)
 {
 	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB",
 					     "TiB" };
 	unsigned int u = 0;
 
-	while (u + 1 < ARRAY_SIZE(units) && size && !(size & 1023)) {
-		size >>= 10;
+	while (u + 1 < ARRAY_SIZE(units) && size >> (10 * (u + 1)))
 		u++;
-	}
-	ksnprintf(buf, len, "%llu %s", (unsigned long long)size, units[u]);
+	if (u == 0 || IS_ALIGNED(size, 1ULL << (10 * u)))
+		ksnprintf(buf, len, "%llu %s",
+			  (unsigned long long)(size >> (10 * u)), units[u]);
+	else
+		ksnprintf(buf, len, "%llu.%llu %s",
+			  (unsigned long long)(size >> (10 * u)),
+			  (unsigned long long)(((size & ((1ULL << (10 * u)) - 1))
+						* 10) >> (10 * u)), units[u]);
 }
 
 static void report_unrecorded(boot_print_fn out, phys_addr_t base,
