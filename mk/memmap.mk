@@ -3,7 +3,9 @@
 #
 #   make host          also builds build/host/memmap
 #   make test-host     also runs the boot suites below
-#   make fuzz          also runs fuzz_fdt, fuzz_multiboot2 and fuzz_pvh
+#   make fuzz          also runs fuzz_fdt, fuzz_multiboot2 and fuzz_pvh for
+#                      FUZZ_SECONDS each (host.mk's fuzz target; these join
+#                      it through FUZZ_TARGETS)
 #   make check-dtb DTB=file...   check memmap --regions against dtc's
 #                      reading of any DTB (tests/host/boot/dtb_expect.py)
 #
@@ -67,12 +69,14 @@ BOOT_DTB_FIXTURES := $(sort $(wildcard tests/fixtures/boards/*.dtb \
 BOOT_SUITE_DIR	:= $(HOST_DIR)/suites
 $(BOOT_SUITE_DIR)/boot-dtb-fixtures: $(MEMMAP_ASAN) $(BOOT_DTB_FIXTURES) $(MAKEFILE_LIST)
 	@mkdir -p $(dir $@)
-	$(Q)printf '#!/bin/sh\nexec python3 tests/host/boot/dtb_expect.py %s %s\n' \
-		'$(MEMMAP_ASAN)' '$(BOOT_DTB_FIXTURES)' > $@ && chmod +x $@
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/dtb_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(addprefix $(CURDIR)/,$(BOOT_DTB_FIXTURES))' > $@ && chmod +x $@
 $(BOOT_SUITE_DIR)/boot-x86-fixtures: $(MEMMAP_ASAN) $(BOOT_X86_FIXTURES) $(MAKEFILE_LIST)
 	@mkdir -p $(dir $@)
-	$(Q)printf '#!/bin/sh\nexec python3 tests/host/boot/x86_expect.py %s %s\n' \
-		'$(MEMMAP_ASAN)' '$(BOOT_FIXTURES)/x86' > $@ && chmod +x $@
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/x86_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(CURDIR)/$(BOOT_FIXTURES)/x86' > $@ && chmod +x $@
 BOOT_SUITES	+= host-boot-dtb-fixtures=$(BOOT_SUITE_DIR)/boot-dtb-fixtures \
 		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures
 BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
@@ -81,8 +85,6 @@ BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
 # Fuzzers: clang, libFuzzer, ASan+UBSan; seeds from the fixtures.
 BOOT_FUZZERS	:= fdt multiboot2 pvh
 BOOT_CORPUS	:= $(HOST_DIR)/corpus
-FUZZ_BRIEF_SECONDS ?= 5
-FUZZ_SECONDS	?= 60
 
 define boot_fuzzer
 $(HOST_DIR)/fuzz/fuzz_$(1): $(call host_objs,fuzz,tests/host/boot/fuzz_$(1).c $(BOOT_HOST_SRCS)) $(HOST_DIR)/fuzz/libmm.a
@@ -90,8 +92,9 @@ $(HOST_DIR)/fuzz/fuzz_$(1): $(call host_objs,fuzz,tests/host/boot/fuzz_$(1).c $(
 	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^
 $(BOOT_SUITE_DIR)/fuzz-$(1): $(HOST_DIR)/fuzz/fuzz_$(1) $(BOOT_CORPUS)/.stamp $(MAKEFILE_LIST)
 	@mkdir -p $$(dir $$@)
-	$(Q)printf '#!/bin/sh\nexec tests/host/fuzz-ktap.sh fuzz-%s %s %s %s\n' \
-		'$(1)' '$$<' '$(FUZZ_BRIEF_SECONDS)' '$(BOOT_CORPUS)/$(1)' > $$@ && chmod +x $$@
+	$(Q)printf '#!/bin/sh\nexec %s fuzz-%s %s %s %s\n' \
+		'$(CURDIR)/tests/host/fuzz-ktap.sh' '$(1)' '$(CURDIR)/$$<' \
+		'$(FUZZ_BRIEF_SECONDS)' '$(CURDIR)/$(BOOT_CORPUS)/$(1)' > $$@ && chmod +x $$@
 BOOT_SUITES += host-fuzz-$(1)=$(BOOT_SUITE_DIR)/fuzz-$(1)
 BOOT_SUITE_SCRIPTS += $(BOOT_SUITE_DIR)/fuzz-$(1)
 FUZZ_TARGETS += fuzz-boot-$(1)
