@@ -2,10 +2,11 @@
  * mmu.c - the aarch64 identity map: MMU and caches on at the build's
  * translation granule (4K, 16K or 64K pages).
  *
- * RAM size is only known from the DTB, which boot/ reads later, so this
- * first version maps a fixed window, the first 512 GiB of physical
- * address space (39-bit VA = PA, TTBR0 only), with the largest blocks the
- * granule has:
+ * boot_main() calls arch_mmu_init() once memblock knows the RAM (see
+ * <arch/mmu.h>). This first version maps a fixed window, the first
+ * 512 GiB of physical address space or the CPU's physical address size if
+ * smaller (39-bit VA = PA, TTBR0 only), with the largest blocks the
+ * granule has, in static tables (no memblock allocation):
  *
  *   granule  block            tables
  *   4K       1 GiB, level 1   one level-1 table, 512 blocks
@@ -16,7 +17,9 @@
  * Below VIRT_RAM_BASE (QEMU virt: the PL011, the GIC, PCIe, flash) is
  * Device-nGnRnE and never executable; from VIRT_RAM_BASE up is Normal
  * write-back, executable. Blocks beyond the CPU's physical address size
- * stay invalid. Caveat: addresses above the end of RAM are Normal too,
+ * stay invalid. RAM beyond the window is reported and removed from
+ * memblock, so it is never handed out. Caveat: addresses above the end of
+ * RAM are Normal too,
  * which on hardware could let the CPU speculate into MMIO placed there
  * (QEMU virt's high PCIe window); a later version should map only the
  * memory banks the DTB lists.
@@ -25,6 +28,7 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <lib/printk.h>
+#include <mm/memblock.h>
 #include "platform.h"
 #include "sysreg.h"
 
@@ -125,6 +129,20 @@ static void fill_tables(unsigned int pa_bits)
 			       PTE_TABLE;
 }
 
+/* RAM the window does not reach: report it, and never hand it out. */
+static void remove_unmapped_ram(phys_addr_t limit)
+{
+	phys_addr_t end = memblock_end_of_DRAM();
+
+	if (end <= limit)
+		return;
+	pr_warn("RAM %#llx-%#llx lies beyond the identity map; not used\n",
+		(unsigned long long)limit, (unsigned long long)end - 1);
+	if (memblock_remove(limit, end - limit))
+		panic("cannot remove unmapped RAM %#llx-%#llx from memblock",
+		      (unsigned long long)limit, (unsigned long long)end - 1);
+}
+
 /*
  * Everything written so far went to memory uncached. Drop whatever the
  * caches may still hold for the image (BSS, the tables, the stacks), so
@@ -153,6 +171,8 @@ void arch_mmu_init(void)
 		      PAGE_SIZE_BYTES >> 10, mmfr0);
 
 	fill_tables(pa_range_bits[range]);
+	remove_unmapped_ram((phys_addr_t)1 << MIN(pa_range_bits[range],
+						 (unsigned char)VA_BITS));
 	invalidate_image_dcache();
 	write_sysreg(MAIR_VALUE, mair_el1);
 	write_sysreg(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA |

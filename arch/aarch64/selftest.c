@@ -54,10 +54,8 @@ SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 	uintptr_t ram = (uintptr_t)_start, uart = VIRT_UART0_BASE;
 	unsigned long par;
 
-	if (!(read_sysreg(sctlr_el1) & SCTLR_M)) {
-		ktap_diag("MMU off: boot_main() has not called arch_mmu_init()");
-		return true;
-	}
+	SELFTEST_EXPECT(read_sysreg(sctlr_el1) & SCTLR_M,
+			"the MMU is off: arch_mmu_init() was not called");
 	SELFTEST_EXPECT(TCR_TG0(read_sysreg(tcr_el1)) == tg0[PAGE_SHIFT],
 			"TCR_EL1.TG0 is not the %lu-byte granule", PAGE_SIZE);
 	par = translate(ram);

@@ -5,7 +5,6 @@
 #include <arch/cpu.h>
 #include <arch/entry.h>
 #include <arch/memory.h>
-#include <arch/mmu.h>
 #include <arch/poweroff.h>
 #include <lib/errno.h>
 #include "csr.h"
@@ -93,13 +92,5 @@ void arch_poweroff(enum poweroff_status status)
  * OpenSBI's own memory (/reserved-memory/mmode_resv*).
  */
 void arch_reserve_memory(void)
-{
-}
-
-/*
- * Nothing to do: riscv64 runs in Bare mode (satp = 0, see entry.S), where
- * every physical address, all of RAM included, is used as it is.
- */
-void arch_mmu_init(void)
 {
 }

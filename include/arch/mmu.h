@@ -1,23 +1,22 @@
 /*
- * mmu.h - address translation: all RAM identity-mapped, caches on.
+ * mmu.h - mapping RAM before the hand-off to the buddy allocator.
  *
- * Every target runs with virtual == physical for RAM (<asm/memory.h> stays
- * a cast). Where the stub cannot leave translation as the loader left it,
- * arch_mmu_init() builds that map: aarch64 turns on the MMU and caches
- * with RAM Normal write-back and MMIO Device memory. riscv64 runs in Bare
- * mode (satp = 0) and x86_64's stub already built its long-mode tables:
- * there it does nothing.
+ * A boot stub maps only what it must to reach boot_main() (x86_64: the
+ * first 4 GiB); the memory map is known only later. Targets that run with
+ * the MMU off, or map all RAM from the start, implement this as nothing.
  */
 #ifndef ARCH_MMU_H
 #define ARCH_MMU_H
 
 /*
- * arch_mmu_init - turn translation and caches on, identity-mapped. Call
- * once, from boot_main() on the boot CPU, after arch_console_init() (a
- * refusal is printed) and after boot_main() has checked that BSS was
- * clear (the tables may live in BSS), before the memory map is read.
- * Refuses with a PANIC (and a FAIL poweroff) when the CPU cannot translate
- * with the build's page size.
+ * arch_mmu_init - map all of memblock.memory (RAM) as normal memory
+ * before the hand-off, so that every page the buddy allocator hands out
+ * is reachable at phys_to_virt(). Called by boot_main after memory
+ * discovery and arch_reserve_memory(), before memblock_free_all().
+ * Page tables come from memblock. RAM that cannot be mapped (beyond the
+ * CPU's physical or virtual address width) is reported and removed from
+ * memblock, so that it is never handed out; running out of memory for the
+ * page tables themselves is a panic.
  */
 void arch_mmu_init(void);
 
