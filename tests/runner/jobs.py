@@ -1,0 +1,107 @@
+"""jobs.py - the two kinds of run `make test` sums: host suites and QEMU boots.
+
+A suite is a host program that prints KTAP and exits 0 iff all passed. A
+QEMU configuration is built with make, and make also gives the command that
+boots it (`make print-qemu`), so the QEMU command line lives in one place,
+mk/qemu.mk. Both end in the same process.run() and the same Judge.
+"""
+
+import os
+import shlex
+import subprocess
+import threading
+from dataclasses import dataclass
+
+import matrix
+import process
+from ktap import Ktap
+from verdict import HOST_PROGRAM, QEMU_GUEST, Judge, Verdict
+
+LOG_DIR = os.path.join("build", "test-logs")
+MAKE = os.environ.get("MAKE", "make")
+MAKE_JOBS = "-j2"
+
+# Variables the parent make or the user's shell may hold and that must not
+# leak into a configuration's build: each one builds exactly what its
+# matrix line says.
+_SCRUB = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "ONLY",
+          "JOBS", *matrix.BUILD_VARIABLES, *matrix.BOOT_VARIABLES}
+
+
+def make_env() -> dict:
+    return {k: v for k, v in os.environ.items() if k not in _SCRUB}
+
+
+def failed_run(reason: str, output: str, log) -> process.Run:
+    """A run that never started, e.g. because its build failed."""
+    log.write(f"bbtest: FAIL, never booted\nbbtest: reason: {reason}\n")
+    tail = output.splitlines()[-process.TAIL_LINES:]
+    return process.Run(Verdict([reason], Ktap(), 1), 0.0, tail)
+
+
+@dataclass
+class Suite:
+    name: str
+    command: str
+    timeout: float
+    kind = "suite"
+
+    def run(self) -> tuple[process.Run, str]:
+        log_path = os.path.join(LOG_DIR, f"{self.name}.log")
+        with open(log_path, "w", encoding="utf-8") as log:
+            return process.run(shlex.split(self.command), Judge(HOST_PROGRAM),
+                               self.timeout, log), log_path
+
+
+class QemuBoot:
+    kind = "qemu"
+    _build_locks: dict[tuple, threading.Lock] = {}
+    _locks_lock = threading.Lock()
+
+    def __init__(self, config: matrix.Config) -> None:
+        self.config = config
+        self.name = config.name
+
+    def _make(self, log, *targets: str) -> subprocess.CompletedProcess:
+        cmd = [MAKE, "-s", "--no-print-directory", *self.config.make_args(),
+               *targets]
+        log.write(f"bbtest: $ {shlex.join(cmd)}\n")
+        done = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, env=make_env())
+        log.write(done.stdout)
+        return done
+
+    def _build(self, log) -> subprocess.CompletedProcess:
+        """Build under a lock per build directory: two configurations that
+        differ only in how they boot must not compile into it at once."""
+        key = self.config.build_key()
+        with self._locks_lock:
+            lock = self._build_locks.setdefault(key, threading.Lock())
+        with lock:
+            return self._make(log, MAKE_JOBS, "all")
+
+    def run(self) -> tuple[process.Run, str]:
+        log_path = os.path.join(LOG_DIR, f"{self.name}.log")
+        with open(log_path, "w", encoding="utf-8") as log:
+            return self._run(log), log_path
+
+    def _run(self, log) -> process.Run:
+        args = shlex.join(self.config.make_args())
+        built = self._build(log)
+        if built.returncode != 0:
+            return failed_run(f"build failed: make {args} exited "
+                              f"{built.returncode}", built.stdout, log)
+        info = self._make(log, "print-qemu")
+        values = dict(line.partition("=")[::2]
+                      for line in info.stdout.splitlines() if "=" in line)
+        if info.returncode != 0 or not values.get("QEMU_CMD"):
+            return failed_run(f"make {args} print-qemu gave no QEMU command",
+                              info.stdout, log)
+        try:
+            timeout = float(values.get("TIMEOUT", ""))
+        except ValueError:
+            return failed_run(f"TIMEOUT={values.get('TIMEOUT')!r} is not a "
+                              "number of seconds", info.stdout, log)
+        return process.run(shlex.split(values["QEMU_CMD"]), Judge(QEMU_GUEST),
+                           timeout, log)
