@@ -21,9 +21,11 @@ HOST_PACKAGES	+= make python3 gdb-multiarch device-tree-compiler \
 RUN_PACKAGES	= make python3 $(ARCH_PACKAGES)
 
 # Each arch.mk sets the same variable names, so only one can be read per
-# make; ask a make per arch (only when a target below needs the list).
+# make; ask a make per arch (only when a target below needs the list), at
+# its plainest configuration: packages do not depend on the page size.
 ALL_ARCH_PACKAGES = $(foreach a,$(ARCHES),$(shell $(MAKE) -s \
-		   --no-print-directory ARCH=$(a) print-packages))
+		   --no-print-directory ARCH=$(a) PAGE_SIZE=4K \
+		   MAX_PAGE_ORDER= FAULT= print-packages))
 TEST_PACKAGES	= $(sort $(ALL_ARCH_PACKAGES) $(HOST_PACKAGES))
 
 .PHONY: deps deps-run print-packages print-test-packages
