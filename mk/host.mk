@@ -1,0 +1,126 @@
+# host.mk - the memory core built as ordinary host code, and its host tests.
+#
+#   make host        build/host/libmm.a: mm/, lib/printk.c, lib/ktap.c and the
+#                    fake arch (arch/host), the same sources the kernel uses
+#   make test-host   host unit, model and fuzz suites under ASan and UBSan,
+#                    at the default MAX_PAGE_ORDER and at the largest (15)
+#   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
+#
+# Variants build side by side under build/host/<variant>/: "plain" (the
+# library others link), "asan" and "asan-order15" (tests), "fuzz" (clang,
+# libFuzzer coverage). Each suite prints KTAP and is registered in
+# TEST_SUITES for the runner.
+
+HOST_DIR	:= $(BUILD_ROOT)/host
+HOST_CC		?= cc
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+FUZZ_BRIEF_SECONDS ?= 5
+
+LIBMM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
+		   $(sort $(wildcard arch/host/*.c))
+HOST_CPPFLAGS	:= -Iinclude -Iarch/host/include -Iarch/host -DCONFIG_HOST=1 \
+		   -DCONFIG_ARCH_NAME='"host"' -D_GNU_SOURCE
+HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+		   -Wmissing-prototypes -Wno-unused-parameter
+HOST_CFLAGS	:= -std=gnu11 -O2 -g $(HOST_WARN) -fno-strict-aliasing
+SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+
+# $(call host_variant,name,compiler,flags): objects and libmm-<name>.a
+define host_variant
+$(HOST_DIR)/$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  HOSTCC  $$@"
+	$(Q)$(2) $(HOST_CPPFLAGS) $(3) -MMD -MP -c $$< -o $$@
+
+$(HOST_DIR)/$(1)/libmm.a: $(patsubst %.c,$(HOST_DIR)/$(1)/%.o,$(LIBMM_SRCS))
+	$(Q)echo "  AR      $$@"
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
+
+-include $(patsubst %.c,$(HOST_DIR)/$(1)/%.d,$(LIBMM_SRCS) $(HOST_TEST_SRCS))
+endef
+
+HOST_TEST_SRCS	:= $(sort $(wildcard tests/host/mm/*.c))
+HARNESS		:= tests/host/mm/harness.c
+
+$(eval $(call host_variant,plain,$(HOST_CC),$(HOST_CFLAGS)))
+$(eval $(call host_variant,asan,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS)))
+$(eval $(call host_variant,asan-order15,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=15))
+$(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link))
+
+$(HOST_DIR)/libmm.a: $(HOST_DIR)/plain/libmm.a
+	$(Q)cp $< $@
+
+# $(call host_test,binary,variant,sources): a test program, with the harness
+define host_test
+$(HOST_DIR)/tests/$(1): $(patsubst %.c,$(HOST_DIR)/$(2)/%.o,$(3) $(HARNESS)) $(HOST_DIR)/$(2)/libmm.a
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  HOSTLD  $$@"
+	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^ -lm
+HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
+endef
+
+MACHINE		:= tests/host/mm/machine.c
+$(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
+$(foreach v,asan asan-order15,\
+  $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
+  $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE)))\
+  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE))))
+
+# libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
+FUZZERS		:= page-alloc
+FUZZ_CORPUS	:= $(HOST_DIR)/fuzz-corpus
+
+# $(call fuzz_target,name): tests/host/mm/fuzz_<name with _>.c
+define fuzz_target
+$(HOST_DIR)/tests/fuzz-$(1): $(HOST_DIR)/fuzz/tests/host/mm/fuzz_$(subst -,_,$(1)).o $(HOST_DIR)/fuzz/libmm.a
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  FUZZLD  $$@"
+	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^
+endef
+$(foreach f,$(FUZZERS),$(eval $(call fuzz_target,$(f))))
+
+$(HOST_DIR)/run-fuzz-%: tests/host/fuzz-ktap.sh mk/host.mk
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec %s %s %s %s %s\n' $(CURDIR)/tests/host/fuzz-ktap.sh \
+		fuzz-$* $(CURDIR)/$(HOST_DIR)/tests/fuzz-$* $(FUZZ_BRIEF_SECONDS) \
+		$(CURDIR)/$(FUZZ_CORPUS)/$* > $@ && chmod +x $@
+
+HOST_TEST_BINS	+= $(foreach f,$(FUZZERS),$(HOST_DIR)/tests/fuzz-$(f) $(HOST_DIR)/run-fuzz-$(f))
+
+HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
+		   host-page-alloc=$(HOST_DIR)/tests/test-page-alloc \
+		   host-page-alloc-order15=$(HOST_DIR)/tests/test-page-alloc-order15 \
+		   host-page-refuse=$(HOST_DIR)/tests/test-page-refuse \
+		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15 \
+		   host-model=$(HOST_DIR)/tests/test-model \
+		   host-model-order15=$(HOST_DIR)/tests/test-model-order15 \
+		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
+
+TEST_SUITES	+= $(HOST_SUITES)
+TEST_PREREQS	+= host-tests
+
+.PHONY: host host-tests test-host fuzz
+
+## host: build/host/libmm.a from the kernel's own mm/ sources
+host: $(HOST_DIR)/libmm.a
+
+host-tests: $(HOST_TEST_BINS)
+
+# The runner sums suites once it exists; until then run them one by one.
+test-host: host-tests
+	$(Q)if [ -x tests/runner/bbtest ]; then \
+		python3 tests/runner/bbtest $(foreach s,$(HOST_SUITES),--suite $(s)); \
+	else \
+		fail=0; for s in $(HOST_SUITES); do \
+			echo "# suite $${s%%=*}"; $${s#*=} || fail=1; \
+		done; exit $$fail; \
+	fi
+
+## fuzz: every libFuzzer target for FUZZ_SECONDS, keeping its corpus
+fuzz: $(foreach f,$(FUZZERS),$(HOST_DIR)/tests/fuzz-$(f))
+	$(Q)fail=0; for f in $(FUZZERS); do \
+		tests/host/fuzz-ktap.sh fuzz-$$f $(HOST_DIR)/tests/fuzz-$$f \
+			$(FUZZ_SECONDS) $(FUZZ_CORPUS)/$$f || fail=1; \
+	done; exit $$fail
