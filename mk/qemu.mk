@@ -55,4 +55,5 @@ print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))
 	$(info KERNEL_ELF=$(KERNEL_ELF))
+	$(info BUILD_DIR=$(BUILD_DIR))
 	@:

@@ -16,11 +16,13 @@ TEST_MATRIX	:= tests/matrix.txt
 ONLY		?=
 JOBS		?=
 
-# The runner's own tests: its unit tests against fake guests, and images
-# that fail on purpose (check-runner.py boots them through the runner).
-RUNNER_SUITES	:= runner-unit=tests/runner/test_runner.py \
-		   check-runner=tests/runner/check_runner.py
-TEST_SUITES	+= $(RUNNER_SUITES)
+# The runner's own tests: images that fail on purpose (check_runner.py
+# boots them through the runner), and its unit tests against fake guests.
+# check-runner takes longest of all (it builds a dozen images and waits
+# out hangs): first in line, it overlaps everything else.
+RUNNER_SUITES	:= check-runner=tests/runner/check_runner.py \
+		   runner-unit=tests/runner/test_runner.py
+TEST_SUITES	:= $(RUNNER_SUITES) $(TEST_SUITES)
 
 BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') \
 		  $(if $(JOBS),--jobs $(JOBS))

@@ -51,9 +51,9 @@ def arches() -> list[str]:
 def write_matrix(path: str, targets: list[str]) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for arch in targets:
-            f.write(f"check-runner-{arch}-clean ARCH={arch}\n")
+            f.write(f"check-runner-{arch}-clean ARCH={arch} PAGE_SIZE=4K\n")
             for kind in FAULTS:
-                f.write(f"check-runner-{arch}-{kind} ARCH={arch} "
+                f.write(f"check-runner-{arch}-{kind} ARCH={arch} PAGE_SIZE=4K "
                         f"FAULT={kind} TIMEOUT={FAULT_TIMEOUT}\n")
 
 

@@ -6,10 +6,11 @@ boots it (`make print-qemu`), so the QEMU command line lives in one place,
 mk/qemu.mk. Both end in the same process.run() and the same Judge.
 """
 
+import fcntl
 import os
+import re
 import shlex
 import subprocess
-import threading
 from dataclasses import dataclass
 
 import matrix
@@ -18,6 +19,7 @@ from ktap import Ktap
 from verdict import HOST_PROGRAM, QEMU_GUEST, Judge, Verdict
 
 LOG_DIR = os.path.join("build", "test-logs")
+LOCK_DIR = os.path.join("build", "test-locks")
 MAKE = os.environ.get("MAKE", "make")
 MAKE_JOBS = "-j2"
 
@@ -25,7 +27,7 @@ MAKE_JOBS = "-j2"
 # leak into a configuration's build: each one builds exactly what its
 # matrix line says.
 _SCRUB = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "ONLY",
-          "JOBS", *matrix.BUILD_VARIABLES, *matrix.BOOT_VARIABLES}
+          "JOBS", *matrix.VARIABLES}
 
 
 def make_env() -> dict:
@@ -55,8 +57,6 @@ class Suite:
 
 class QemuBoot:
     kind = "qemu"
-    _build_locks: dict[tuple, threading.Lock] = {}
-    _locks_lock = threading.Lock()
 
     def __init__(self, config: matrix.Config) -> None:
         self.config = config
@@ -72,13 +72,14 @@ class QemuBoot:
         log.write(done.stdout)
         return done
 
-    def _build(self, log) -> subprocess.CompletedProcess:
-        """Build under a lock per build directory: two configurations that
-        differ only in how they boot must not compile into it at once."""
-        key = self.config.build_key()
-        with self._locks_lock:
-            lock = self._build_locks.setdefault(key, threading.Lock())
-        with lock:
+    def _build(self, log, build_dir: str) -> subprocess.CompletedProcess:
+        """Build under a lock on the build directory, held across processes
+        (check-runner runs a bbtest of its own): two makes compiling into
+        one directory at once would link half-written objects."""
+        os.makedirs(LOCK_DIR, exist_ok=True)
+        name = re.sub(r"[^\w.-]", "_", os.path.normpath(build_dir))
+        with open(os.path.join(LOCK_DIR, name), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
             return self._make(log, MAKE_JOBS, "all")
 
     def run(self) -> tuple[process.Run, str]:
@@ -88,10 +89,6 @@ class QemuBoot:
 
     def _run(self, log) -> process.Run:
         args = shlex.join(self.config.make_args())
-        built = self._build(log)
-        if built.returncode != 0:
-            return failed_run(f"build failed: make {args} exited "
-                              f"{built.returncode}", built.stdout, log)
         info = self._make(log, "print-qemu")
         values = dict(line.partition("=")[::2]
                       for line in info.stdout.splitlines() if "=" in line)
@@ -103,5 +100,9 @@ class QemuBoot:
         except ValueError:
             return failed_run(f"TIMEOUT={values.get('TIMEOUT')!r} is not a "
                               "number of seconds", info.stdout, log)
+        built = self._build(log, values.get("BUILD_DIR", ""))
+        if built.returncode != 0:
+            return failed_run(f"build failed: make {args} exited "
+                              f"{built.returncode}", built.stdout, log)
         return process.run(shlex.split(values["QEMU_CMD"]), Judge(QEMU_GUEST),
                            timeout, log)

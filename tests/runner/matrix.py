@@ -14,9 +14,8 @@ import shlex
 from dataclasses import dataclass
 
 # The make variables a configuration may set; anything else is a typo.
-# MEM, SMP, QEMU_EXTRA and TIMEOUT change only the boot, the rest the build.
-BUILD_VARIABLES = ("ARCH", "PAGE_SIZE", "MAX_PAGE_ORDER", "FAULT", "BOOT")
-BOOT_VARIABLES = ("MEM", "SMP", "QEMU_EXTRA", "TIMEOUT")
+VARIABLES = ("ARCH", "PAGE_SIZE", "MAX_PAGE_ORDER", "FAULT", "BOOT", "MEM",
+             "SMP", "QEMU_EXTRA", "TIMEOUT")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*$")
 
 
@@ -32,9 +31,6 @@ class Config:
     def make_args(self) -> list[str]:
         return [f"{key}={value}" for key, value in self.variables]
 
-    def build_key(self) -> tuple:
-        """Configurations with the same key share one build directory."""
-        return tuple(kv for kv in self.variables if kv[0] in BUILD_VARIABLES)
 
 
 def parse_line(text: str, where: str) -> Config | None:
@@ -53,10 +49,9 @@ def parse_line(text: str, where: str) -> Config | None:
     variables = {}
     for word in assignments:
         key, eq, value = word.partition("=")
-        if not eq or key not in BUILD_VARIABLES + BOOT_VARIABLES:
-            raise MatrixError(
-                f"{where}: '{word}' is not one of "
-                f"{', '.join(BUILD_VARIABLES + BOOT_VARIABLES)} =value")
+        if not eq or key not in VARIABLES:
+            raise MatrixError(f"{where}: '{word}' is not one of "
+                              f"{', '.join(VARIABLES)} =value")
         if key in variables:
             raise MatrixError(f"{where}: {key} is set twice")
         variables[key] = value

@@ -248,8 +248,6 @@ class Matrix(unittest.TestCase):
             'a-16K ARCH=aarch64 PAGE_SIZE=16K QEMU_EXTRA="-cpu max"  # x', "m")
         self.assertEqual(c.make_args(), ["ARCH=aarch64", "PAGE_SIZE=16K",
                                          "QEMU_EXTRA=-cpu max"])
-        self.assertEqual(c.build_key(), (("ARCH", "aarch64"),
-                                         ("PAGE_SIZE", "16K")))
         self.assertIsNone(matrix.parse_line("   # only a comment", "m"))
 
     def test_refused_lines(self):
