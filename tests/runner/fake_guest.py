@@ -111,6 +111,9 @@ def scenario(name: str) -> None:
     elif name == "panic":
         ktap("ok 1 alpha", plan=3)
         out("PANIC: memblock: no memory at all")
+    elif name == "panic-mid-line":
+        ktap("ok 1 alpha", plan=3)
+        out("# checking orderPANIC: page_alloc: free list 3 is corrupt")
     elif name == "qemu-error":
         sys.stderr.write("qemu-system-riscv64: -m 1T: ram size too large\n")
     elif name == "kill9":

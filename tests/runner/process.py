@@ -23,6 +23,9 @@ from console import LineSplitter
 from verdict import Judge, Verdict
 
 TAIL_LINES = 30
+# A guest printing in a loop until its timeout must not fill the disk: the
+# log keeps this many bytes of console, the verdict still sees every line.
+LOG_LIMIT = 32 << 20
 # How long output may keep coming after the leader exited (a child holding
 # the pipe open) before the group is killed anyway.
 _DRAIN_SECONDS = 2.0
@@ -70,11 +73,17 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
         log.write(line + "\n")
         return Run(judge.finish(127, timeout), 0.0, [line])
 
+    logged = 0
+
     def take(lines: list[str]) -> None:
+        nonlocal logged
         for line in lines:
             judge.feed(line)
             tail.append(line)
-            log.write(line + "\n")
+            if logged <= LOG_LIMIT:
+                logged += len(line) + 1
+                log.write(line + "\n" if logged <= LOG_LIMIT else
+                          f"bbtest: log cut at {LOG_LIMIT} bytes\n")
             if live:
                 live.write(line + "\n")
                 live.flush()

@@ -158,6 +158,9 @@ class BrokenGuests(VerdictCase):
     def test_panic(self):
         self.assertFails(boot("panic", 35), "panic: 'PANIC: memblock")
 
+    def test_panic_in_the_middle_of_a_line(self):
+        self.assertFails(boot("panic-mid-line", 35), "panic: '# checking")
+
     def test_qemu_error_message_is_in_the_tail(self):
         run_ = boot("qemu-error", 1)
         self.assertFails(run_, "exit status 1")
@@ -167,6 +170,18 @@ class BrokenGuests(VerdictCase):
         run_ = boot("kill9")
         self.assertFails(run_, "killed by signal SIGKILL", "only 1 of 3")
         self.assertEqual(run_.verdict.failed, 2)
+
+    def test_log_is_cut_but_every_line_is_judged(self):
+        limit, process.LOG_LIMIT = process.LOG_LIMIT, 40
+        try:
+            log = io.StringIO()
+            run_ = process.run([sys.executable, FAKE, "not-ok", "33"],
+                               Judge(QEMU_GUEST), 10, log)
+        finally:
+            process.LOG_LIMIT = limit
+        self.assertFails(run_, "not ok: beta")
+        self.assertIn("bbtest: log cut at 40 bytes", log.getvalue())
+        self.assertNotIn("ok 3 gamma", log.getvalue())
 
     def test_command_that_cannot_start(self):
         run_ = process.run(["/nonexistent/qemu"], Judge(QEMU_GUEST), 5,

@@ -25,6 +25,7 @@ class ExitConvention:
     markers: tuple[tuple[str, str], ...] = ()
 
 
+# Searched anywhere in a line: a panic may cut into a half-printed one.
 _GUEST_MARKERS = (
     (r"EXCEPTION: ", "unexpected exception"),
     (r"PANIC: ", "panic"),
@@ -91,7 +92,7 @@ class Judge:
     def feed(self, line: str) -> None:
         self.reader.feed(line)
         for pattern, what in self._patterns:
-            if what not in self._seen_kinds and pattern.match(line):
+            if what not in self._seen_kinds and pattern.search(line):
                 self._seen_kinds.add(what)
                 self.markers.append(f"{what}: '{line.strip()[:120]}'")
 
