@@ -25,10 +25,11 @@ ifeq ($(filter $(BOOT),$(BOOTS)),)
 $(error BOOT=$(BOOT) is not a boot path; choose one of: $(BOOTS))
 endif
 
-# -nic none: no boot ROM for a network card nobody uses (x86 would load
-# iPXE), on every target alike.
+# -nic none: no network card nobody uses, nor its boot ROM (iPXE on x86),
+# on every target alike (unless the arch already says so).
 QEMU_CMD	= $(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
-		  -nographic -no-reboot -monitor none -serial stdio -nic none \
+		  -nographic -no-reboot -monitor none -serial stdio \
+		  $(if $(findstring -nic none,$(QEMU_MACHINE_ARGS)),,-nic none) \
 		  $(QEMU_KERNEL_ARGS) $(QEMU_EXTRA)
 
 BBTEST		:= tests/runner/bbtest
