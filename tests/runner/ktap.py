@@ -6,8 +6,8 @@ lines are read as KTAP: the plan "1..N", results "ok N name" and
 "not ok N name" (a "# SKIP" directive makes a skip), diagnostics "# ...".
 Indented lines (subtests) and other text (the guest's own printk output)
 are not results. Whatever a well-behaved producer would never print (a
-missing or late plan, a second header, results out of order or beyond the
-plan) is a problem, and any problem fails the run.
+missing, empty or late plan, a second header, results out of order or
+beyond the plan) is a problem, and any problem fails the run.
 """
 
 import re
@@ -110,6 +110,9 @@ class KtapReader:
             k.problem(f"missing plan: no '{HEADER}' header and no plan line")
         elif k.planned is None:
             k.problem("missing plan: no '1..N' line after the header")
+        elif k.planned == 0:
+            k.problem("empty plan 1..0: nothing was tested (an empty "
+                      "test registry?)")
         elif seen < k.planned:
             k.problem(f"only {seen} of {k.planned} planned results")
         elif seen > k.planned:

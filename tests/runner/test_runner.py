@@ -106,6 +106,11 @@ class BrokenGuests(VerdictCase):
     def test_missing_header(self):
         self.assertFails(boot("no-header"), "missing plan")
 
+    def test_empty_plan(self):
+        run_ = boot("empty-plan")
+        self.assertFails(run_, "empty plan")
+        self.assertEqual(run_.verdict.failed, 1)
+
     def test_no_output_at_all(self):
         run_ = boot("nothing")
         self.assertFails(run_, "missing plan")
