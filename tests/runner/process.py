@@ -3,9 +3,9 @@
 The producer gets /dev/null for stdin: QEMU's "-serial stdio" refuses a
 closed stdin, and a terminal would be switched to raw mode. Its stdout and
 stderr go through one pipe, so the log shows QEMU's own complaints where
-they happened. It runs in a session of its own, and the whole process group
-is killed at the deadline and again once the leader has exited, so no
-child outlives its run.
+they happened. It runs in a session of its own; at the deadline its
+process group gets SIGTERM, then SIGKILL, and the group is killed once the
+leader has exited too, so no child outlives its run.
 """
 
 import collections
@@ -29,6 +29,13 @@ LOG_LIMIT = 32 << 20
 # How long output may keep coming after the leader exited (a child holding
 # the pipe open) before the group is killed anyway.
 _DRAIN_SECONDS = 2.0
+# How long a leader told to stop (SIGTERM) has before SIGKILL.
+_TERM_SECONDS = 5.0
+
+
+# Set when the runner is interrupted: producers run in sessions of their
+# own, out of reach of the terminal's Ctrl-C, so each run stops its own.
+_stopping = False
 
 
 @dataclass
@@ -38,11 +45,30 @@ class Run:
     tail: list[str]
 
 
-def _kill_group(pgid: int) -> None:
+def _signal_group(pgid: int, sig: int) -> None:
     try:
-        os.killpg(pgid, signal.SIGKILL)
+        os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _end_group(pid: int) -> None:
+    """Stop the group led by pid. A leader still running gets SIGTERM and a
+    moment to act on it (QEMU exits, a nested bbtest stops the guests it
+    started in sessions of their own); then the whole group gets SIGKILL."""
+    deadline = time.monotonic() + _TERM_SECONDS
+    if not _leader_exited(pid):
+        _signal_group(pid, signal.SIGTERM)
+        while not _leader_exited(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    _signal_group(pid, signal.SIGKILL)
+
+
+def stop_all() -> None:
+    """Make every run end now (each stops its own producer), and refuse to
+    start new ones."""
+    global _stopping
+    _stopping = True
 
 
 def _leader_exited(pid: int) -> bool:
@@ -63,6 +89,8 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
     start = time.monotonic()
     deadline = start + timeout if timeout > 0 else float("inf")
     try:
+        if _stopping:
+            raise InterruptedError(0, "the runner was interrupted")
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT,
@@ -96,7 +124,7 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
         try:
             while True:
                 now = time.monotonic()
-                if now >= deadline:
+                if now >= deadline or _stopping:
                     timed_out = True
                     break
                 if exited_at is None and _leader_exited(proc.pid):
@@ -109,7 +137,7 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
                         break
                     take(splitter.feed(data))
         finally:
-            _kill_group(proc.pid)
+            _end_group(proc.pid)
             status = proc.wait()
             proc.stdout.close()
     take(splitter.flush())

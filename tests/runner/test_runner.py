@@ -195,12 +195,20 @@ class BrokenGuests(VerdictCase):
 
 
 class Hangs(VerdictCase):
-    def hang(self, scenario: str) -> process.Run:
+    def hang(self, scenario: str, nested: bool = False) -> process.Run:
+        """Time a hanging scenario out, directly or under a bbtest of its
+        own (as check-runner runs); check its child did not survive."""
         with tempfile.NamedTemporaryFile("r") as pidfile:
             env = dict(os.environ, FAKE_GUEST_PIDFILE=pidfile.name)
             start = time.monotonic()
-            run_ = boot(scenario, timeout=1.5, env=env)
-            self.assertLess(time.monotonic() - start, 5)
+            if nested:
+                inner = [sys.executable, BBTEST, "--suite",
+                         f"hangs={sys.executable} {FAKE} {scenario}"]
+                run_ = process.run(inner, Judge(HOST_PROGRAM), 1.5,
+                                   io.StringIO(), env=env)
+            else:
+                run_ = boot(scenario, timeout=1.5, env=env)
+            self.assertLess(time.monotonic() - start, 8)
             child = int(pidfile.read())
         for _ in range(50):
             if gone(child):
@@ -217,6 +225,9 @@ class Hangs(VerdictCase):
     def test_hang_after_all_results_is_a_timeout(self):
         self.assertFails(self.hang("hang-after-all"), "timeout",
                          "did not power off")
+
+    def test_hang_under_a_nested_runner_stops_the_inner_guest(self):
+        self.assertFails(self.hang("hang", nested=True), "timeout")
 
     def test_silent_hang(self):
         self.assertFails(self.hang("silent-hang"), "timeout",
