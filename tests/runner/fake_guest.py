@@ -115,7 +115,10 @@ def scenario(name: str) -> None:
         out("PANIC: memblock: no memory at all")
     elif name == "panic-mid-line":
         ktap("ok 1 alpha", plan=3)
-        out("# checking orderPANIC: page_alloc: free list 3 is corrupt")
+        out("checking order 3PANIC: page_alloc: free list 3 is corrupt")
+    elif name == "diagnostic-quotes-markers":
+        ktap("ok 1 alpha", "# | reason: 'EXCEPTION: breakpoint at pc 0x0'",
+             "# | PANIC: in a nested run", "ok 2 beta", plan=2)
     elif name == "qemu-error":
         sys.stderr.write("qemu-system-riscv64: -m 1T: ram size too large\n")
     elif name == "kill9":

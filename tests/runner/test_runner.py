@@ -86,6 +86,9 @@ class CleanGuests(VerdictCase):
         self.assertTrue(v.ok, v.reasons)
         self.assertEqual((v.passed, v.failed, v.skipped), (2, 0, 1))
 
+    def test_diagnostics_may_quote_markers(self):
+        self.assertPasses(boot("diagnostic-quotes-markers"), 2)
+
     def test_guest_gets_an_open_stdin(self):
         self.assertPasses(boot("needs-stdin"), 3)
 
@@ -164,7 +167,7 @@ class BrokenGuests(VerdictCase):
         self.assertFails(boot("panic", 35), "panic: 'PANIC: memblock")
 
     def test_panic_in_the_middle_of_a_line(self):
-        self.assertFails(boot("panic-mid-line", 35), "panic: '# checking")
+        self.assertFails(boot("panic-mid-line", 35), "panic: 'checking")
 
     def test_qemu_error_message_is_in_the_tail(self):
         run_ = boot("qemu-error", 1)
