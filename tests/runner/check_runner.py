@@ -16,6 +16,7 @@ targets (default: all of them, from `make print-arches`).
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -72,6 +73,9 @@ class Ktap:
 
 
 def main() -> int:
+    # Told to stop, let the inner bbtest (which got the same SIGTERM) stop
+    # the guests it started, and report what it got to.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
     os.chdir(REPO)
     os.makedirs(WORK_DIR, exist_ok=True)
     targets = arches()

@@ -11,6 +11,7 @@ status. Prints KTAP version 1; exits 0 iff every case passed.
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -402,7 +403,14 @@ class KtapResult(unittest.TestResult):
         self.stream.write(f"ok {self.number} {test.id()} # SKIP {reason}\n")
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    # Stopped from outside, end like Ctrl-C: each process.run() on the way
+    # out stops the fake guest it started in a session of its own.
+    signal.signal(signal.SIGTERM, _interrupt)
     tests = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
     sys.stdout.write(f"KTAP version 1\n1..{tests.countTestCases()}\n")
     result = KtapResult(sys.stdout)
