@@ -21,13 +21,13 @@ GDB_PORT	?= 1234
 BOOT		?= direct
 BOOTS		+= direct
 
-ifeq ($(filter $(BOOT),$(BOOTS)),)
-$(error BOOT=$(BOOT) is not a boot path; choose one of: $(BOOTS))
-endif
+# Checked when a QEMU command is made, once every mk file had its say.
+check_boot	= $(if $(filter $(BOOT),$(BOOTS)),,$(error BOOT=$(BOOT) is \
+		  not a boot path; choose one of: $(BOOTS)))
 
 # -nic none: no network card nobody uses, nor its boot ROM (iPXE on x86),
 # on every target alike (unless the arch already says so).
-QEMU_CMD	= $(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
+QEMU_CMD	= $(check_boot)$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 		  -nographic -no-reboot -monitor none -serial stdio \
 		  $(if $(findstring -nic none,$(QEMU_MACHINE_ARGS)),,-nic none) \
 		  $(QEMU_KERNEL_ARGS) $(QEMU_EXTRA)
