@@ -13,7 +13,7 @@
 ENSURE_PACKAGES	:= tests/runner/ensure-packages
 
 HOST_PACKAGES	+= make python3 gdb-multiarch device-tree-compiler \
-		   clang libclang-rt-14-dev coccinelle \
+		   gcc libc6-dev clang libclang-rt-14-dev coccinelle \
 		   gnuplot-nox libjemalloc-dev libmimalloc-dev \
 		   u-boot-qemu u-boot-tools dosfstools mtools \
 		   grub-pc-bin grub-common xorriso
