@@ -24,8 +24,8 @@ MAKE = os.environ.get("MAKE", "make")
 MAKE_JOBS = "-j2"
 
 # Variables the parent make or the user's shell may hold and that must not
-# leak into a configuration's build: each one builds exactly what its
-# matrix line says.
+# leak into a run: a configuration builds exactly what its matrix line
+# says, and a suite that calls make gets no stale jobserver or variables.
 _SCRUB = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "ONLY",
           "JOBS", *matrix.VARIABLES}
 
@@ -52,7 +52,7 @@ class Suite:
         log_path = os.path.join(LOG_DIR, f"{self.name}.log")
         with open(log_path, "w", encoding="utf-8") as log:
             return process.run(shlex.split(self.command), Judge(HOST_PROGRAM),
-                               self.timeout, log), log_path
+                               self.timeout, log, env=make_env()), log_path
 
 
 class QemuBoot:
