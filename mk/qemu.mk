@@ -1,0 +1,60 @@
+# qemu.mk - booting one configuration in QEMU: `make run`, `make debug`.
+#
+#   MEM=<size>        guest memory (default QEMU_DEFAULT_MEM from arch.mk)
+#   SMP=<n>           CPUs (default 1)
+#   QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
+#   TIMEOUT=<s>       seconds before `make run` calls the guest hung
+#                     (default QEMU_TIMEOUT from arch.mk; 0: never)
+#   GDB_PORT=<port>   the gdb stub of `make debug` (default 1234)
+#   BOOT=direct       how the image is loaded (QEMU's -kernel); later
+#                     boot paths (U-Boot, GRUB) append to BOOTS
+#
+# QEMU_CMD is the only QEMU command line: `make run`, `make debug` and the
+# test runner (through `make print-qemu`) all boot with it. Its stdin must
+# be open (-serial stdio refuses a closed one); the runner gives /dev/null.
+
+MEM		?= $(QEMU_DEFAULT_MEM)
+SMP		?= 1
+QEMU_EXTRA	?=
+TIMEOUT		?= $(QEMU_TIMEOUT)
+GDB_PORT	?= 1234
+BOOT		?= direct
+BOOTS		+= direct
+
+# Checked when a QEMU command is made, once every mk file had its say.
+check_boot	= $(if $(filter $(BOOT),$(BOOTS)),,$(error BOOT=$(BOOT) is \
+		  not a boot path; choose one of: $(BOOTS)))
+
+# -nic none: no network card nobody uses, nor its boot ROM (iPXE on x86),
+# on every target alike (unless the arch already says so).
+QEMU_CMD	= $(check_boot)$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
+		  -nographic -no-reboot -monitor none -serial stdio \
+		  $(if $(findstring -nic none,$(QEMU_MACHINE_ARGS)),,-nic none) \
+		  $(QEMU_KERNEL_ARGS) $(QEMU_EXTRA)
+
+BBTEST		:= tests/runner/bbtest
+
+.PHONY: run debug print-qemu
+
+## run: build, boot headless, show the console; exit status is the verdict
+run: export BBTEST_QEMU_CMD = $(QEMU_CMD)
+run:
+	$(Q)$(ENSURE_PACKAGES) $(RUN_PACKAGES)
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --timeout $(TIMEOUT)
+
+## debug: boot paused with a gdb stub; prints the gdb-multiarch command
+debug: export BBTEST_QEMU_CMD = $(QEMU_CMD)
+debug:
+	$(Q)$(ENSURE_PACKAGES) $(RUN_PACKAGES)
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --debug $(GDB_PORT) \
+		--elf $(KERNEL_ELF) --gdb-arch $(GDB_ARCH)
+
+# For the runner: how this configuration boots, one KEY=value a line.
+print-qemu:
+	$(info QEMU_CMD=$(QEMU_CMD))
+	$(info TIMEOUT=$(TIMEOUT))
+	$(info KERNEL_ELF=$(KERNEL_ELF))
+	$(info BUILD_DIR=$(BUILD_DIR))
+	@:

@@ -1,0 +1,51 @@
+# test.mk - `make test`: every suite and the QEMU matrix, one verdict.
+#
+# Host suites register themselves from their own mk files:
+#   TEST_SUITES  += <name>=<command>   a program printing KTAP, exit 0 iff ok
+#   TEST_PREREQS += <make targets>     what builds it
+# `make test` installs what is missing (deps), builds TEST_PREREQS, then runs
+# the runner once over TEST_SUITES and tests/matrix.txt: one progress line
+# a run, then "N passed, N failed" (the KTAP results summed), exit status
+# non-zero on any failure.
+#
+#   ONLY=<regex>   run only the suites/configurations whose "<kind> <name>"
+#                  matches (kind: suite or qemu), e.g. ONLY=riscv64
+#   JOBS=<n>       runs at a time (default: the number of CPUs)
+
+TEST_MATRIX	:= tests/matrix.txt
+ONLY		?=
+JOBS		?=
+
+# The runner's own tests: images that fail on purpose (check_runner.py
+# boots them through the runner), and its unit tests against fake guests.
+# check-runner takes longest of all (it builds a dozen images and waits
+# out hangs): first in line, it overlaps everything else.
+RUNNER_SUITES	:= check-runner=tests/runner/check_runner.py \
+		   runner-unit=tests/runner/test_runner.py
+TEST_SUITES	:= $(RUNNER_SUITES) $(TEST_SUITES)
+
+BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') \
+		  $(if $(JOBS),--jobs $(JOBS))
+
+.PHONY: test test-qemu check-runner print-arches
+
+## test: deps, every host suite, the QEMU matrix and the runner's own tests
+test:
+	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
+	$(if $(strip $(TEST_PREREQS)),$(Q)$(MAKE) --no-print-directory -j2 $(TEST_PREREQS))
+	$(Q)$(BBTEST_TEST) --matrix $(TEST_MATRIX) \
+		$(addprefix --suite ,$(TEST_SUITES))
+
+## test-qemu: only the QEMU matrix
+test-qemu:
+	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
+	$(Q)$(BBTEST_TEST) --matrix $(TEST_MATRIX)
+
+## check-runner: the runner fails images that fail, hang, fault, stop early
+check-runner:
+	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
+	$(Q)$(BBTEST_TEST) $(addprefix --suite ,$(RUNNER_SUITES))
+
+print-arches:
+	$(info $(ARCHES))
+	@:

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""check_runner.py - prove the runner fails what must fail (`make check-runner`).
+
+For every target it builds the images of tests/selftest/fault.c, which
+misbehave on purpose, plus one clean image, and boots them all through
+bbtest, the runner `make test` uses. Each fault must be reported as a
+failure for its own reason; the clean image must pass (a runner that fails
+everything proves nothing); and bbtest must end with a totals line that
+counts the failures and a non-zero exit status.
+
+Prints KTAP version 1, one case per target and image, and the inner
+runner's output as diagnostics. BBTEST_CHECK_ARCHES="riscv64 ..." limits the
+targets (default: all of them, from `make print-arches`).
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+REPO = os.path.realpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+
+from jobs import make_env  # noqa: E402
+
+WORK_DIR = os.path.join("build", "check-runner")
+# Seconds a fault image may run: long enough for any boot, short enough
+# that the hang costs little.
+FAULT_TIMEOUT = 10
+# Each fault kind, and what the runner's reason must say about it.
+FAULTS = {
+    "fail": "not ok: fault_fails_on_purpose",
+    "hang": "timeout",
+    "exception": "unexpected exception",
+    "early-poweroff": "missing plan",
+}
+
+
+def arches() -> list[str]:
+    chosen = os.environ.get("BBTEST_CHECK_ARCHES", "").split()
+    if chosen:
+        return chosen
+    done = subprocess.run(["make", "-s", "--no-print-directory",
+                           "print-arches"], stdout=subprocess.PIPE,
+                          text=True, env=make_env(), check=True)
+    return done.stdout.split()
+
+
+def write_matrix(path: str, targets: list[str]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for arch in targets:
+            f.write(f"check-runner-{arch}-clean ARCH={arch} PAGE_SIZE=4K\n")
+            for kind in FAULTS:
+                f.write(f"check-runner-{arch}-{kind} ARCH={arch} PAGE_SIZE=4K "
+                        f"FAULT={kind} TIMEOUT={FAULT_TIMEOUT}\n")
+
+
+class Ktap:
+    def __init__(self, planned: int) -> None:
+        print(f"KTAP version 1\n1..{planned}", flush=True)
+        self.number = 0
+        self.failed = 0
+
+    def result(self, ok: bool, name: str, why: str = "") -> None:
+        self.number += 1
+        self.failed += not ok
+        if not ok and why:
+            print(f"# {name}: {why}")
+        print(f"{'' if ok else 'not '}ok {self.number} {name}", flush=True)
+
+
+def main() -> int:
+    # Told to stop, let the inner bbtest (which got the same SIGTERM) stop
+    # the guests it started, and report what it got to.
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    os.chdir(REPO)
+    os.makedirs(WORK_DIR, exist_ok=True)
+    targets = arches()
+    matrix_path = os.path.join(WORK_DIR, "matrix.txt")
+    report_path = os.path.join(WORK_DIR, "report.json")
+    write_matrix(matrix_path, targets)
+    if os.path.exists(report_path):
+        os.remove(report_path)
+    ktap = Ktap(len(targets) * (len(FAULTS) + 1) + 1)
+
+    done = subprocess.run([os.path.join(HERE, "bbtest"), "test", "--matrix",
+                           matrix_path, "--json", report_path],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    lines = done.stdout.splitlines()
+    for line in lines:
+        print(f"# | {line}")
+    results = {}
+    if os.path.exists(report_path):
+        with open(report_path, encoding="utf-8") as f:
+            results = {r["name"]: r for r in json.load(f)}
+
+    for arch in targets:
+        clean = results.get(f"check-runner-{arch}-clean")
+        ktap.result(bool(clean and clean["ok"]), f"runner_passes_{arch}_clean",
+                    "the clean image did not pass: "
+                    f"{clean['reasons'] if clean else 'no result'}")
+        for kind, expected in FAULTS.items():
+            got = results.get(f"check-runner-{arch}-{kind}")
+            reasons = "; ".join(got["reasons"]) if got else ""
+            ok = bool(got and not got["ok"] and got["failed"] >= 1
+                      and expected in reasons)
+            ktap.result(ok, f"runner_fails_{arch}_{kind.replace('-', '_')}",
+                        f"expected a failure saying '{expected}', got "
+                        f"{reasons or 'a pass' if got else 'no result'}")
+
+    faults = len(targets) * len(FAULTS)
+    totals = re.fullmatch(r"(\d+) passed, (\d+) failed(, \d+ skipped)?",
+                          lines[-1] if lines else "")
+    ok = bool(totals and int(totals.group(2)) >= faults
+              and done.returncode != 0)
+    ktap.result(ok, "runner_totals_count_every_failure",
+                f"expected a last line 'N passed, >={faults} failed' and a "
+                f"non-zero exit status, got {lines[-1:]} and "
+                f"{done.returncode}")
+    return 1 if ktap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

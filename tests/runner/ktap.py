@@ -1,0 +1,126 @@
+"""ktap.py - read KTAP version 1 from a console, strictly.
+
+Everything before the first "KTAP version 1" line is firmware noise and is
+ignored, even when it looks like a result. From the header on, top-level
+lines are read as KTAP: the plan "1..N", results "ok N name" and
+"not ok N name" (a "# SKIP" directive makes a skip), diagnostics "# ...".
+Indented lines (subtests) and other text (the guest's own printk output)
+are not results. Whatever a well-behaved producer would never print (a
+missing, empty or late plan, a second header, results out of order or
+beyond the plan) is a problem, and any problem fails the run.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+HEADER = "KTAP version 1"
+_VERSION = re.compile(r"K?TAP version \d+$")
+_PLAN = re.compile(r"1\.\.(\d+)$")
+_RESULT = re.compile(r"(not )?ok (\d+)(?:\s+(?:-\s+)?(.*))?$")
+_SKIP = re.compile(r"\s*SKIP\b", re.IGNORECASE)
+
+
+@dataclass
+class Case:
+    number: int
+    name: str
+    ok: bool
+    skipped: bool
+
+
+@dataclass
+class Ktap:
+    """What one producer printed, and what was wrong with it."""
+
+    started: bool = False
+    planned: int | None = None
+    cases: list[Case] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> int:
+        return sum(c.ok and not c.skipped for c in self.cases)
+
+    @property
+    def failed(self) -> int:
+        return sum(not c.ok and not c.skipped for c in self.cases)
+
+    @property
+    def skipped(self) -> int:
+        return sum(c.skipped for c in self.cases)
+
+    @property
+    def missing(self) -> int:
+        """Planned results that never came."""
+        return max((self.planned or 0) - len(self.cases), 0)
+
+    def problem(self, text: str) -> None:
+        if text not in self.problems:
+            self.problems.append(text)
+
+
+class KtapReader:
+    """Feed clean console lines one at a time; finish() gives the Ktap."""
+
+    def __init__(self) -> None:
+        self.ktap = Ktap()
+
+    def feed(self, line: str) -> None:
+        k = self.ktap
+        if not k.started:
+            k.started = line == HEADER
+            return
+        if _VERSION.match(line):
+            k.problem(f"a second KTAP header '{line}' (did the guest restart?)")
+            return
+        plan = _PLAN.match(line)
+        if plan:
+            self._plan(int(plan.group(1)))
+            return
+        result = _RESULT.match(line)
+        if result:
+            self._result(result)
+
+    def _plan(self, planned: int) -> None:
+        k = self.ktap
+        if k.planned is not None:
+            k.problem(f"a second plan line 1..{planned}")
+        elif k.cases:
+            k.problem("the plan line came after the first result")
+        else:
+            k.planned = planned
+
+    def _result(self, m: re.Match) -> None:
+        k = self.ktap
+        number = int(m.group(2))
+        text = m.group(3) or ""
+        name, hash_mark, directive = text.partition("#")
+        skipped = bool(hash_mark and _SKIP.match(directive))
+        expected = len(k.cases) + 1
+        if number != expected:
+            k.problem(f"result number {number} where {expected} was expected "
+                      "(duplicate or out of order)")
+        k.cases.append(Case(number, name.strip(), m.group(1) is None, skipped))
+
+    def finish(self) -> Ktap:
+        """Check what can only be checked at the end, and return the Ktap."""
+        k = self.ktap
+        seen = len(k.cases)
+        if not k.started:
+            k.problem(f"missing plan: no '{HEADER}' header and no plan line")
+        elif k.planned is None:
+            k.problem("missing plan: no '1..N' line after the header")
+        elif k.planned == 0:
+            k.problem("empty plan 1..0: nothing was tested (an empty "
+                      "test registry?)")
+        elif seen < k.planned:
+            k.problem(f"only {seen} of {k.planned} planned results")
+        elif seen > k.planned:
+            k.problem(f"{seen} results but only {k.planned} planned")
+        failed = [c.name or f"#{c.number}" for c in k.cases
+                  if not c.ok and not c.skipped]
+        if failed:
+            shown = ", ".join(failed[:3])
+            more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+            k.problem(f"not ok: {shown}{more}")
+        return k

@@ -1,0 +1,161 @@
+"""process.py - run one producer (QEMU or a host test) under a deadline.
+
+The producer gets /dev/null for stdin: QEMU's "-serial stdio" refuses a
+closed stdin, and a terminal would be switched to raw mode. Its stdout and
+stderr go through one pipe, so the log shows QEMU's own complaints where
+they happened. It runs in a session of its own; at the deadline its
+process group gets SIGTERM, then SIGKILL, and the group is killed once the
+leader has exited too, so no child outlives its run.
+"""
+
+import collections
+import os
+import selectors
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from console import LineSplitter
+from verdict import Judge, Verdict
+
+TAIL_LINES = 30
+# A guest printing in a loop until its timeout must not fill the disk: the
+# log keeps this many bytes of console, the verdict still sees every line.
+LOG_LIMIT = 32 << 20
+# How long output may keep coming after the leader exited (a child holding
+# the pipe open) before the group is killed anyway.
+_DRAIN_SECONDS = 2.0
+# How long a leader told to stop (SIGTERM) has before SIGKILL.
+_TERM_SECONDS = 5.0
+
+
+# Set when the runner is interrupted: producers run in sessions of their
+# own, out of reach of the terminal's Ctrl-C, so each run stops its own.
+_stopping = False
+
+
+@dataclass
+class Run:
+    verdict: Verdict
+    seconds: float
+    tail: list[str]
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _end_group(pid: int) -> None:
+    """Stop the group led by pid. A leader still running gets SIGTERM and a
+    moment to act on it (QEMU exits, a nested bbtest stops the guests it
+    started in sessions of their own); then the whole group gets SIGKILL."""
+    deadline = time.monotonic() + _TERM_SECONDS
+    if not _leader_exited(pid):
+        _signal_group(pid, signal.SIGTERM)
+        while not _leader_exited(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    _signal_group(pid, signal.SIGKILL)
+
+
+def stop_all() -> None:
+    """Make every run end now (each stops its own producer), and refuse to
+    start new ones."""
+    global _stopping
+    _stopping = True
+
+
+def _leader_exited(pid: int) -> bool:
+    """True once pid has exited; it is left unreaped (WNOWAIT), so its
+    process group id cannot be reused before the group is killed."""
+    info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    return info is not None
+
+
+def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
+        live: TextIO | None = None, env: dict | None = None) -> Run:
+    """Run cmd, feeding each console line to judge (and to live, as it
+    comes); timeout <= 0 means none. Return its verdict and last lines."""
+    log.write(f"bbtest: $ {shlex.join(cmd)}\n")
+    log.flush()
+    tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
+    splitter = LineSplitter()
+    start = time.monotonic()
+    deadline = start + timeout if timeout > 0 else float("inf")
+    try:
+        if _stopping:
+            raise InterruptedError(0, "the runner was interrupted")
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT,
+                                start_new_session=True, env=env)
+    except OSError as err:
+        line = f"cannot start {cmd[0]}: {err.strerror}"
+        judge.feed(line)
+        log.write(line + "\n")
+        return Run(judge.finish(127, timeout), 0.0, [line])
+
+    logged = 0
+
+    def take(lines: list[str]) -> None:
+        nonlocal logged
+        for line in lines:
+            judge.feed(line)
+            tail.append(line)
+            if logged <= LOG_LIMIT:
+                logged += len(line) + 1
+                log.write(line + "\n" if logged <= LOG_LIMIT else
+                          f"bbtest: log cut at {LOG_LIMIT} bytes\n")
+            if live:
+                live.write(line + "\n")
+                live.flush()
+
+    timed_out = False
+    exited_at = None
+    fd = proc.stdout.fileno()
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        try:
+            while True:
+                now = time.monotonic()
+                if now >= deadline or _stopping:
+                    timed_out = True
+                    break
+                if exited_at is None and _leader_exited(proc.pid):
+                    exited_at = now
+                if exited_at is not None and now - exited_at > _DRAIN_SECONDS:
+                    break
+                if sel.select(min(deadline - now, 0.2)):
+                    data = os.read(fd, 65536)
+                    if not data:
+                        break
+                    take(splitter.feed(data))
+        finally:
+            _end_group(proc.pid)
+            status = proc.wait()
+            proc.stdout.close()
+    take(splitter.flush())
+    seconds = time.monotonic() - start
+    verdict = judge.finish(None if timed_out else status, timeout)
+    log.write(f"bbtest: {'PASS' if verdict.ok else 'FAIL'} after "
+              f"{seconds:.1f}s, exit status "
+              f"{'none (timeout)' if timed_out else status}\n")
+    for reason in verdict.reasons:
+        log.write(f"bbtest: reason: {reason}\n")
+    log.flush()
+    return Run(verdict, seconds, list(tail))
+
+
+def describe_failure(run_: Run, log_path: str, out: TextIO = sys.stdout) -> None:
+    """Print why a run failed and the last lines of its console."""
+    for reason in run_.verdict.reasons:
+        out.write(f"      reason: {reason}\n")
+    out.write(f"      last {len(run_.tail)} lines of {log_path}:\n")
+    for line in run_.tail:
+        out.write(f"      | {line}\n")

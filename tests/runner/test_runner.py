@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""test_runner.py - the runner's unit tests, against fake guests.
+
+Each case plays a scenario of fake_guest.py (a well-behaved guest, and every
+way a guest can go wrong) through the same code `make test` and `make run`
+use, and checks the verdict and its reason: only the clean cases may pass.
+The command-line cases run bbtest itself and check its totals line and exit
+status. Prints KTAP version 1; exits 0 iff every case passed.
+"""
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, HERE)
+
+import console  # noqa: E402
+import matrix  # noqa: E402
+import process  # noqa: E402
+from verdict import HOST_PROGRAM, QEMU_GUEST, Judge  # noqa: E402
+
+FAKE = os.path.join(HERE, "fake_guest.py")
+BBTEST = os.path.join(HERE, "bbtest")
+
+
+def boot(scenario: str, status: int = 33, timeout: float = 10,
+         convention=QEMU_GUEST, env=None) -> process.Run:
+    """Run one fake guest scenario as the runner runs QEMU."""
+    cmd = [sys.executable, FAKE, scenario, str(status)]
+    return process.run(cmd, Judge(convention), timeout, io.StringIO(),
+                       env=env)
+
+
+def gone(pid: int) -> bool:
+    """True once pid no longer runs (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+class VerdictCase(unittest.TestCase):
+    def assertFails(self, run_: process.Run, *words: str) -> None:
+        """The run failed, and its reasons mention every word."""
+        v = run_.verdict
+        self.assertFalse(v.ok, "a broken guest read as a pass")
+        self.assertGreaterEqual(v.failed, 1, "a failure counted no failure")
+        text = "; ".join(v.reasons)
+        for word in words:
+            self.assertIn(word, text)
+
+    def assertPasses(self, run_: process.Run, passed: int) -> None:
+        v = run_.verdict
+        self.assertTrue(v.ok, f"failed: {v.reasons}")
+        self.assertEqual((v.passed, v.failed), (passed, 0))
+
+
+class CleanGuests(VerdictCase):
+    def test_pass_after_opensbi_banner(self):
+        self.assertPasses(boot("pass"), 3)
+
+    def test_pass_after_seabios_escapes_and_garbage(self):
+        self.assertPasses(boot("seabios-noise"), 3)
+
+    def test_ok_lines_before_the_header_do_not_count(self):
+        self.assertPasses(boot("ok-before-header"), 3)
+
+    def test_escape_codes_inside_ktap_lines(self):
+        self.assertPasses(boot("coloured"), 2)
+
+    def test_last_line_without_newline_counts(self):
+        self.assertPasses(boot("no-final-newline"), 2)
+
+    def test_output_split_into_single_bytes(self):
+        self.assertPasses(boot("byte-by-byte"), 2)
+
+    def test_skip_is_neither_pass_nor_failure(self):
+        v = boot("skip").verdict
+        self.assertTrue(v.ok, v.reasons)
+        self.assertEqual((v.passed, v.failed, v.skipped), (2, 0, 1))
+
+    def test_diagnostics_may_quote_markers(self):
+        self.assertPasses(boot("diagnostic-quotes-markers"), 2)
+
+    def test_guest_gets_an_open_stdin(self):
+        self.assertPasses(boot("needs-stdin"), 3)
+
+
+class BrokenGuests(VerdictCase):
+    def test_exit_status_0_is_not_a_pass(self):
+        self.assertFails(boot("full", 0), "exit status 0")
+
+    def test_exit_status_1_is_not_a_pass(self):
+        self.assertFails(boot("full", 1), "exit status 1")
+
+    def test_fail_status_with_all_ok(self):
+        self.assertFails(boot("full", 35), "reported FAIL")
+
+    def test_missing_plan(self):
+        self.assertFails(boot("no-plan"), "missing plan")
+
+    def test_missing_header(self):
+        self.assertFails(boot("no-header"), "missing plan")
+
+    def test_empty_plan(self):
+        run_ = boot("empty-plan")
+        self.assertFails(run_, "empty plan")
+        self.assertEqual(run_.verdict.failed, 1)
+
+    def test_no_output_at_all(self):
+        run_ = boot("nothing")
+        self.assertFails(run_, "missing plan")
+        self.assertEqual(run_.verdict.failed, 1)
+
+    def test_fewer_results_than_planned(self):
+        run_ = boot("short")
+        self.assertFails(run_, "only 2 of 3")
+        self.assertEqual(run_.verdict.failed, 1)
+
+    def test_firmware_results_do_not_fill_the_plan(self):
+        self.assertFails(boot("noise-looks-complete"), "only 1 of 3")
+
+    def test_more_results_than_planned(self):
+        self.assertFails(boot("extra"), "3 results but only 2 planned")
+
+    def test_not_ok_with_pass_status(self):
+        run_ = boot("not-ok", 33)
+        self.assertFails(run_, "not ok: beta")
+        self.assertEqual((run_.verdict.passed, run_.verdict.failed), (2, 1))
+
+    def test_not_ok_with_fail_status(self):
+        self.assertFails(boot("not-ok", 35), "not ok: beta", "reported FAIL")
+
+    def test_duplicate_number(self):
+        self.assertFails(boot("duplicate"), "duplicate or out of order")
+
+    def test_out_of_order(self):
+        self.assertFails(boot("out-of-order"), "result number 2 where 1")
+
+    def test_plan_after_results(self):
+        self.assertFails(boot("late-plan"), "plan line came after")
+
+    def test_second_header(self):
+        self.assertFails(boot("second-header"), "second KTAP header")
+
+    def test_exception_then_fail_status(self):
+        run_ = boot("exception", 35)
+        self.assertFails(run_, "unexpected exception", "scause=0x2")
+        self.assertEqual(run_.verdict.failed, 2, "2 planned results missing")
+
+    def test_exception_before_ktap(self):
+        self.assertFails(boot("exception-before-ktap", 35),
+                         "unexpected exception", "missing plan")
+
+    def test_exception_even_with_pass_status_and_all_ok(self):
+        self.assertFails(boot("exception-then-all-ok", 33),
+                         "unexpected exception")
+
+    def test_panic(self):
+        self.assertFails(boot("panic", 35), "panic: 'PANIC: memblock")
+
+    def test_panic_in_the_middle_of_a_line(self):
+        self.assertFails(boot("panic-mid-line", 35), "panic: 'checking")
+
+    def test_qemu_error_message_is_in_the_tail(self):
+        run_ = boot("qemu-error", 1)
+        self.assertFails(run_, "exit status 1")
+        self.assertIn("ram size too large", "\n".join(run_.tail))
+
+    def test_killed_by_sigkill(self):
+        run_ = boot("kill9")
+        self.assertFails(run_, "killed by signal SIGKILL", "only 1 of 3")
+        self.assertEqual(run_.verdict.failed, 2)
+
+    def test_log_is_cut_but_every_line_is_judged(self):
+        limit, process.LOG_LIMIT = process.LOG_LIMIT, 40
+        try:
+            log = io.StringIO()
+            run_ = process.run([sys.executable, FAKE, "not-ok", "33"],
+                               Judge(QEMU_GUEST), 10, log)
+        finally:
+            process.LOG_LIMIT = limit
+        self.assertFails(run_, "not ok: beta")
+        self.assertIn("bbtest: log cut at 40 bytes", log.getvalue())
+        self.assertNotIn("ok 3 gamma", log.getvalue())
+
+    def test_command_that_cannot_start(self):
+        run_ = process.run(["/nonexistent/qemu"], Judge(QEMU_GUEST), 5,
+                           io.StringIO())
+        self.assertFails(run_, "exit status 127")
+
+
+class Hangs(VerdictCase):
+    def hang(self, scenario: str, nested: bool = False) -> process.Run:
+        """Time a hanging scenario out, directly or under a bbtest of its
+        own (as check-runner runs); check its child did not survive."""
+        with tempfile.NamedTemporaryFile("r") as pidfile:
+            env = dict(os.environ, FAKE_GUEST_PIDFILE=pidfile.name)
+            start = time.monotonic()
+            if nested:
+                inner = [sys.executable, BBTEST, "--suite",
+                         f"hangs={sys.executable} {FAKE} {scenario}"]
+                run_ = process.run(inner, Judge(HOST_PROGRAM), 1.5,
+                                   io.StringIO(), env=env)
+            else:
+                run_ = boot(scenario, timeout=1.5, env=env)
+            self.assertLess(time.monotonic() - start, 8)
+            child = int(pidfile.read())
+        for _ in range(50):
+            if gone(child):
+                break
+            time.sleep(0.05)
+        self.assertTrue(gone(child), "a child of the hung guest survived")
+        return run_
+
+    def test_hang_midway_is_a_timeout(self):
+        run_ = self.hang("hang")
+        self.assertFails(run_, "timeout", "after 1 of 3 results")
+        self.assertEqual(run_.verdict.failed, 2)
+
+    def test_hang_after_all_results_is_a_timeout(self):
+        self.assertFails(self.hang("hang-after-all"), "timeout",
+                         "did not power off")
+
+    def test_hang_under_a_nested_runner_stops_the_inner_guest(self):
+        self.assertFails(self.hang("hang", nested=True), "timeout")
+
+    def test_silent_hang(self):
+        self.assertFails(self.hang("silent-hang"), "timeout",
+                         "before any KTAP output", "missing plan")
+
+    def test_child_holding_the_pipe_does_not_stall_the_run(self):
+        start = time.monotonic()
+        self.assertPasses(boot("child-holds-pipe"), 3)
+        self.assertLess(time.monotonic() - start, 5)
+
+
+class HostPrograms(VerdictCase):
+    def test_exit_0_passes(self):
+        self.assertPasses(boot("full", 0, convention=HOST_PROGRAM), 3)
+
+    def test_exit_33_is_not_a_host_pass(self):
+        self.assertFails(boot("full", 33, convention=HOST_PROGRAM),
+                         "exit status 33")
+
+    def test_sanitizer_report(self):
+        judge = Judge(HOST_PROGRAM)
+        for line in ["KTAP version 1", "1..1",
+                     "==123==ERROR: AddressSanitizer: heap-use-after-free",
+                     "ok 1 alpha"]:
+            judge.feed(line)
+        v = judge.finish(0, 10)
+        self.assertFalse(v.ok)
+        self.assertIn("sanitizer report", v.reasons[0])
+
+
+class Console(unittest.TestCase):
+    def test_clean_line(self):
+        self.assertEqual(console.clean_line(
+            b"\x1bc\x1b[?7l\x1b[2J\x1b[0mSeaBIOS\r"), "SeaBIOS")
+        self.assertEqual(console.clean_line(b"\x1b]0;t\x07ok 1 \xffa\r"),
+                         "ok 1 \ufffda")
+
+    def test_splitter_keeps_partial_lines(self):
+        s = console.LineSplitter()
+        self.assertEqual(s.feed(b"KTAP ver"), [])
+        self.assertEqual(s.feed(b"sion 1\r\n1..2\r"), ["KTAP version 1"])
+        self.assertEqual(s.feed(b"\n"), ["1..2"])
+        self.assertEqual(s.flush(), [])
+
+
+class Matrix(unittest.TestCase):
+    def test_line(self):
+        c = matrix.parse_line(
+            'a-16K ARCH=aarch64 PAGE_SIZE=16K QEMU_EXTRA="-cpu max"  # x', "m")
+        self.assertEqual(c.make_args(), ["ARCH=aarch64", "PAGE_SIZE=16K",
+                                         "QEMU_EXTRA=-cpu max"])
+        self.assertIsNone(matrix.parse_line("   # only a comment", "m"))
+
+    def test_refused_lines(self):
+        for bad in ["x ARCH=riscv64 PAGESIZE=4K", "x ARCH=a ARCH=b",
+                    "x PAGE_SIZE=4K", "bad/name ARCH=riscv64",
+                    "x ARCH=riscv64 QEMU_EXTRA='-cpu", "ARCH=riscv64"]:
+            with self.assertRaises(matrix.MatrixError, msg=bad):
+                matrix.parse_line(bad, "m")
+
+    def test_duplicate_names(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+            f.write("a ARCH=riscv64\na ARCH=x86_64\n")
+            f.flush()
+            with self.assertRaisesRegex(matrix.MatrixError, "twice"):
+                matrix.read(f.name)
+
+
+def bbtest(*args: str, stdin_closed: bool = False):
+    """Run bbtest test; return (exit status, stdout lines, json report)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "report.json")
+        cmd = [sys.executable, BBTEST, "test", "--json", report, *args]
+        done = subprocess.run(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            stdin=None if stdin_closed else subprocess.DEVNULL,
+            pass_fds=(), preexec_fn=(lambda: os.close(0)) if stdin_closed
+            else None)
+        results = []
+        if os.path.exists(report):
+            with open(report) as f:
+                results = json.load(f)
+        return done.returncode, done.stdout.splitlines(), results
+
+
+def suite(name: str, scenario: str, status: int = 0) -> str:
+    return f"--suite=runner-fake-{name}={sys.executable} {FAKE} {scenario} {status}"
+
+
+class CommandLine(unittest.TestCase):
+    def test_totals_of_passing_suites(self):
+        status, lines, _ = bbtest(suite("a", "full"), suite("b", "pass"),
+                                  stdin_closed=True)
+        self.assertEqual(lines[-1], "6 passed, 0 failed")
+        self.assertEqual(status, 0)
+
+    def test_a_crash_adds_its_missing_results(self):
+        status, lines, results = bbtest(suite("a", "full"),
+                                        suite("b", "kill9"), "-j1")
+        self.assertEqual(lines[-1], "4 passed, 2 failed")
+        self.assertNotEqual(status, 0)
+        crashed = [r for r in results if r["name"] == "runner-fake-b"][0]
+        self.assertFalse(crashed["ok"])
+        self.assertIn("killed by signal SIGKILL", crashed["reasons"])
+        text = "\n".join(lines)
+        self.assertRegex(text, r"\[ ?\d/2\] suite runner-fake-b \.+ FAIL")
+        self.assertIn("reason: killed by signal SIGKILL", text)
+        self.assertIn("| ok 1 alpha", text, "the console tail is shown")
+
+    def test_no_plan_counts_one_failure(self):
+        status, lines, _ = bbtest(suite("a", "nothing", 1))
+        self.assertEqual(lines[-1], "0 passed, 1 failed")
+        self.assertNotEqual(status, 0)
+
+    def test_skips_are_shown(self):
+        status, lines, _ = bbtest(suite("a", "skip"))
+        self.assertEqual(lines[-1], "2 passed, 0 failed, 1 skipped")
+        self.assertEqual(status, 0)
+
+    def test_only_filters_and_refuses_to_match_nothing(self):
+        status, lines, results = bbtest(suite("a", "full"),
+                                        suite("b", "kill9"), "--only=-a$")
+        self.assertEqual(([r["name"] for r in results], lines[-1], status),
+                         (["runner-fake-a"], "3 passed, 0 failed", 0))
+        status, lines, _ = bbtest(suite("a", "full"), "--only", "nomatch")
+        self.assertNotEqual(status, 0)
+        self.assertIn("matches no suite", lines[-1])
+
+    def test_bad_matrix_is_refused(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+            f.write("a ARCH=riscv64 MEMORY=1G\n")
+            f.flush()
+            status, lines, _ = bbtest("--matrix", f.name)
+        self.assertNotEqual(status, 0)
+        self.assertIn("MEMORY=1G", lines[-1])
+
+
+class KtapResult(unittest.TestResult):
+    """Print each case as a KTAP result line as it ends."""
+
+    def __init__(self, stream):
+        super().__init__()
+        self.stream = stream
+        self.number = 0
+
+    def _report(self, test, ok, details=None):
+        self.number += 1
+        for line in (details or "").rstrip().splitlines():
+            self.stream.write(f"# {line}\n")
+        self.stream.write(f"{'' if ok else 'not '}ok {self.number} "
+                          f"{test.id().split('.', 1)[1]}\n")
+        self.stream.flush()
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self._report(test, True)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._report(test, False, self._exc_info_to_string(err, test))
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._report(test, False, self._exc_info_to_string(err, test))
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.number += 1
+        self.stream.write(f"ok {self.number} {test.id()} # SKIP {reason}\n")
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main() -> int:
+    # Stopped from outside, end like Ctrl-C: each process.run() on the way
+    # out stops the fake guest it started in a session of its own.
+    signal.signal(signal.SIGTERM, _interrupt)
+    tests = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    sys.stdout.write(f"KTAP version 1\n1..{tests.countTestCases()}\n")
+    result = KtapResult(sys.stdout)
+    tests.run(result)
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

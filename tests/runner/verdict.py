@@ -1,0 +1,140 @@
+"""verdict.py - decide pass or fail for one console, one way for everything.
+
+A run passes only when every one of these holds: the producer exited with
+its passing status (33 for a QEMU guest, 0 for a host program) in time, no
+marker (an unexpected exception, a panic, a sanitizer report) appeared
+anywhere on the console, and the KTAP it printed is complete, in order and
+has no "not ok". Everything else is a failure with a reason, so that a
+crashed or hung guest can never read as a pass.
+"""
+
+import re
+import signal
+from dataclasses import dataclass, field
+
+from ktap import Ktap, KtapReader
+
+
+@dataclass(frozen=True)
+class ExitConvention:
+    """Which exit statuses mean what for one kind of producer."""
+
+    passing: int
+    failing: int | None
+    hints: dict[int, str] = field(default_factory=dict)
+    markers: tuple[tuple[str, str], ...] = ()
+
+
+# Searched anywhere in a line but a KTAP diagnostic ("# ..."): a panic may
+# cut into a half-printed line.
+_GUEST_MARKERS = (
+    (r"EXCEPTION: ", "unexpected exception"),
+    (r"PANIC: ", "panic"),
+)
+
+# The guest's exit device gives 33 for PASS and 35 for FAIL on every target.
+QEMU_GUEST = ExitConvention(
+    passing=33, failing=35,
+    hints={
+        0: "QEMU exit status 0 is not a verdict (triple fault with "
+           "-no-reboot, SBI or PSCI power-off?)",
+        1: "QEMU exit status 1 is not a verdict (QEMU refused its options, "
+           "or an x86 exit write of 0?)",
+    },
+    markers=_GUEST_MARKERS,
+)
+
+# A host test program exits 0 iff all passed; the sanitizers speak up too.
+HOST_PROGRAM = ExitConvention(
+    passing=0, failing=None,
+    markers=_GUEST_MARKERS + (
+        (r"==\d+==ERROR: \w+Sanitizer", "sanitizer report"),
+        (r"\S+:\d+:\d+: runtime error: ", "undefined behaviour"),
+    ),
+)
+
+
+@dataclass
+class Verdict:
+    reasons: list[str]
+    ktap: Ktap
+    failed: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.reasons
+
+    @property
+    def passed(self) -> int:
+        return self.ktap.passed
+
+    @property
+    def skipped(self) -> int:
+        return self.ktap.skipped
+
+    @property
+    def counts(self) -> str:
+        """'passed/planned', the figure a progress line shows."""
+        planned = self.ktap.planned
+        return f"{self.passed}/{planned if planned is not None else '?'}"
+
+
+class Judge:
+    """Feed every clean console line; finish() returns the Verdict."""
+
+    def __init__(self, convention: ExitConvention) -> None:
+        self.convention = convention
+        self.reader = KtapReader()
+        self.markers: list[str] = []
+        self._patterns = [(re.compile(p), what)
+                          for p, what in convention.markers]
+        self._seen_kinds: set[str] = set()
+
+    def feed(self, line: str) -> None:
+        self.reader.feed(line)
+        if line.startswith("#"):
+            return  # a diagnostic may quote a marker (check-runner does)
+        for pattern, what in self._patterns:
+            if what not in self._seen_kinds and pattern.search(line):
+                self._seen_kinds.add(what)
+                self.markers.append(f"{what}: '{line.strip()[:120]}'")
+
+    def finish(self, status: int | None, timeout: float) -> Verdict:
+        """status is the exit status (negative: killed by that signal), or
+        None when the run was stopped after timeout seconds."""
+        ktap = self.reader.finish()
+        reasons = [r for r in [self._status_reason(status, timeout, ktap)] if r]
+        reasons += self.markers + ktap.problems
+        failed = ktap.failed + ktap.missing
+        if reasons and failed == 0:
+            failed = 1
+        return Verdict(reasons, ktap, failed)
+
+    def _status_reason(self, status: int | None, timeout: float,
+                       ktap: Ktap) -> str | None:
+        conv = self.convention
+        if status is None:
+            return f"timeout: still running after {timeout:g}s, {_progress(ktap)}"
+        if status == conv.passing:
+            return None
+        if status < 0:
+            try:
+                name = signal.Signals(-status).name
+            except ValueError:
+                name = str(-status)
+            return f"killed by signal {name}"
+        if status == conv.failing:
+            return f"the guest reported FAIL (exit status {status})"
+        return conv.hints.get(status, f"exit status {status} is not a pass")
+
+
+def _progress(ktap: Ktap) -> str:
+    """How far the producer got, for a timeout's reason."""
+    if not ktap.started:
+        return "before any KTAP output"
+    if ktap.planned is None:
+        return "before the plan line"
+    seen = len(ktap.cases)
+    if seen >= ktap.planned:
+        return f"after all {ktap.planned} results (it did not power off)"
+    return f"after {seen} of {ktap.planned} results"
