@@ -39,21 +39,25 @@ static bool node_is_sound(const struct free_block *node)
 	return node->check == (FREE_BLOCK_MAGIC ^ (uintptr_t)node);
 }
 
-/* Check the block whose head is @sec[@i]. Return: pages to skip. */
+/*
+ * Check the block whose head is @sec[@i]; @sec covers @len pages from
+ * @base_pfn. Return: pages to skip.
+ */
 static unsigned long check_block(struct census *c, const struct page *sec,
-				 unsigned long i, unsigned long base_pfn)
+				 unsigned long i, unsigned long len,
+				 unsigned long base_pfn)
 {
 	uint8_t s = sec[i].state;
 	unsigned int order = pg_order(s);
 	unsigned long n = 1UL << order, pfn = base_pfn + i;
 
-	if (i & (n - 1))
+	if (pfn & (n - 1))
 		problem(c, "block at pfn %#lx order %u is not naturally aligned",
 			pfn, order);
-	if (i + n > PAGES_PER_SECTION) {
+	if (i + n > len) {
 		problem(c, "block at pfn %#lx order %u crosses its section",
 			pfn, order);
-		n = PAGES_PER_SECTION - i;
+		n = len - i;
 	}
 	for (unsigned long j = 1; j < n; j++) {
 		if (sec[i + j].state != PG_TAIL) {
@@ -73,35 +77,57 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 	if (!node_is_sound(page_address(&sec[i])))
 		problem(c, "free block at pfn %#lx order %u: list node corrupt "
 			"(something wrote to free memory)", pfn, order);
-	if (order + 1 < NR_PAGE_ORDERS && !(i & (n - 1))) {
+	if (order + 1 < NR_PAGE_ORDERS && !(pfn & (n - 1))) {
 		unsigned long buddy = i ^ n;
 
-		if (buddy > i && sec[buddy].state == (PG_FREE | order))
+		if (buddy > i && buddy < len &&
+		    sec[buddy].state == (PG_FREE | order))
 			problem(c, "free buddies at pfn %#lx and %#lx, order %u, "
 				"left unmerged", pfn, base_pfn + buddy, order);
 	}
 	return n;
 }
 
+/* The tables must describe the map: ascending, contiguous, chunk-aligned. */
+static void check_section(struct census *c, const struct mem_section *ms,
+			  const struct mem_section *prev)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long first = (ms->section << PFN_SECTION_SHIFT) + ms->lo;
+	unsigned long start = prev ? prev->start + (prev->hi - prev->lo) : 0;
+
+	if ((prev && prev->section >= ms->section) || ms->start != start ||
+	    ms->lo >= ms->hi || ms->hi > PAGES_PER_SECTION ||
+	    (ms->lo | ms->hi) & (MAP_CHUNK_PAGES - 1)) {
+		problem(c, "section tables disagree on section %#lx",
+			ms->section);
+		return;
+	}
+	for (unsigned long i = 0; i < ms->hi - ms->lo; i += MAP_CHUNK_PAGES)
+		if (pa->chunk_nr[(ms->start + i) >> MAP_CHUNK_SHIFT] !=
+		    (first + i) >> MAP_CHUNK_SHIFT)
+			problem(c, "chunk table disagrees at pfn %#lx", first + i);
+}
+
 static void check_map(struct census *c)
 {
 	const struct page_allocator *pa = &page_allocator;
 
-	for (unsigned long slot = 0; slot < pa->nr_slots; slot++) {
-		unsigned long section = pa->slot_section[slot];
-		unsigned long base_pfn = section << PFN_SECTION_SHIFT;
-		const struct page *sec = &pa->map[slot << PFN_SECTION_SHIFT];
-		unsigned long i = 0;
+	for (unsigned long k = 0; k < pa->nr_sections; k++) {
+		const struct mem_section *ms = &pa->sections[k];
+		unsigned long base_pfn = (ms->section << PFN_SECTION_SHIFT) + ms->lo;
+		unsigned long len = ms->hi - ms->lo, i = 0;
+		const struct page *sec;
 
-		if (section < pa->first_section ||
-		    section - pa->first_section >= pa->nr_span ||
-		    pa->section_slot[section - pa->first_section] != slot)
-			problem(c, "section tables disagree on slot %lu", slot);
-		while (i < PAGES_PER_SECTION) {
+		check_section(c, ms, k ? ms - 1 : NULL);
+		if (ms->start + len > pa->nr_map)
+			return;
+		sec = &pa->map[ms->start];
+		while (i < len) {
 			uint8_t s = sec[i].state;
 
 			if (pg_is_head(s, PG_FREE) || pg_is_head(s, PG_ALLOC)) {
-				i += check_block(c, sec, i, base_pfn);
+				i += check_block(c, sec, i, len, base_pfn);
 				continue;
 			}
 			if (s == PG_TAIL)

@@ -81,8 +81,9 @@ unsigned long memblock_free_all(void)
 	pa->nr_managed = pages;
 	pa->handoff_blocks = blocks;
 	pr_info("memblock_free_all: %lu pages (%lu KiB) in %lu blocks to the "
-		"buddy allocator; metadata %zu bytes for %lu sections\n",
-		pages, pages << (PAGE_SHIFT - 10), blocks, pa->metadata_bytes,
-		pa->nr_slots);
+		"buddy allocator; metadata %zu bytes for %lu sections, in %lu "
+		"pages\n", pages, pages << (PAGE_SHIFT - 10), blocks,
+		pa->metadata_bytes, pa->nr_sections,
+		(unsigned long)PFN_UP(pa->metadata_alloc));
 	return pages;
 }

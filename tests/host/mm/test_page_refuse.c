@@ -179,6 +179,19 @@ static bool checker_sees_every_broken_invariant(void)
 	q->state = PG_ALLOC | 0;
 	EXPECT_SOUND();
 
+	/* Tables that no longer describe the map. */
+	pa->chunk_nr[0]++;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("chunk table disagrees"),
+	       "chunk table");
+	pa->chunk_nr[0]--;
+	pa->sections[0].lo += MAP_CHUNK_PAGES;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("section tables disagree"),
+	       "section table");
+	pa->sections[0].lo -= MAP_CHUNK_PAGES;
+	EXPECT_SOUND();
+
 	/* A write into free memory. */
 	node = page_address(virt_to_page(pa->free_area[MAX_PAGE_ORDER].list.next));
 	node->check ^= 1;
