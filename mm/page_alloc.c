@@ -64,6 +64,28 @@ static struct page *free_area_first(unsigned int order)
 	return __pfn_to_page(PHYS_PFN(virt_to_phys(node)));
 }
 
+/*
+ * Take a free block of @order with no list node: the highest block of the
+ * last deferred run, when @order is the top order and its list is empty.
+ */
+static struct page *deferred_take(unsigned int order)
+{
+	struct page_allocator *pa = &page_allocator;
+	struct deferred_run *run;
+	unsigned long pfn;
+
+	if (order != MAX_PAGE_ORDER || !pa->nr_runs)
+		panic("free_area[%u] counts %lu free blocks but holds none",
+		      order, pa->free_area[order].nr_free);
+	run = &pa->deferred[pa->nr_runs - 1];
+	pfn = run->pfn + ((run->nr - 1) << MAX_PAGE_ORDER);
+	if (!--run->nr)
+		pa->nr_runs--;
+	pa->nr_deferred--;
+	pa->free_area[order].nr_free--;
+	return __pfn_to_page(pfn);
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page_allocator *pa = &page_allocator;
@@ -83,8 +105,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (o > MAX_PAGE_ORDER)
 		return NULL;
 
-	page = free_area_first(o);
-	free_area_del(o, page);
+	if (pa->free_area[o].list.next != &pa->free_area[o].list) {
+		page = free_area_first(o);
+		free_area_del(o, page);
+	} else {
+		page = deferred_take(o);
+	}
 	idx = page_index(page);
 	while (o > order) {
 		o--;

@@ -16,6 +16,8 @@
 
 struct census {
 	unsigned int problems;
+	unsigned long run;		/* deferred run at or after the walk */
+	unsigned long deferred_found;	/* free top-order heads in runs */
 	unsigned long free_blocks[NR_PAGE_ORDERS];
 	unsigned long free_pages;
 	unsigned long alloc_pages;
@@ -37,6 +39,49 @@ static void __printf(2, 3) problem(struct census *c, const char *fmt, ...)
 static bool node_is_sound(const struct free_block *node)
 {
 	return node->check == (FREE_BLOCK_MAGIC ^ (uintptr_t)node);
+}
+
+/*
+ * Whether @pfn starts a block of a deferred run. The map is walked in
+ * ascending order, so the runs are too.
+ */
+static bool is_deferred(struct census *c, unsigned long pfn)
+{
+	const struct page_allocator *pa = &page_allocator;
+	const struct deferred_run *r = pa->deferred;
+
+	while (c->run < pa->nr_runs &&
+	       r[c->run].pfn + (r[c->run].nr << MAX_PAGE_ORDER) <= pfn)
+		c->run++;
+	return c->run < pa->nr_runs && r[c->run].pfn <= pfn &&
+	       !((pfn - r[c->run].pfn) & (MAX_BLOCK_PAGES - 1));
+}
+
+/* Runs ascend, do not overlap, are aligned, and add up to nr_deferred. */
+static void check_runs(struct census *c)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long sum = 0, next = 0;
+
+	if (pa->nr_runs > pa->max_runs) {
+		problem(c, "%lu deferred runs, room for %lu", pa->nr_runs,
+			pa->max_runs);
+		return;
+	}
+	for (unsigned long k = 0; k < pa->nr_runs; k++) {
+		const struct deferred_run *r = &pa->deferred[k];
+
+		if (!r->nr || r->pfn < next || (r->pfn & (MAX_BLOCK_PAGES - 1)))
+			problem(c, "deferred run %lu (pfn %#lx, %lu blocks) is "
+				"empty, misaligned or out of order", k, r->pfn,
+				r->nr);
+		next = r->pfn + (r->nr << MAX_PAGE_ORDER);
+		sum += r->nr;
+	}
+	if (sum != pa->nr_deferred || c->deferred_found != sum)
+		problem(c, "deferred runs hold %lu blocks, nr_deferred says %lu, "
+			"the page map has %lu free heads in them", sum,
+			pa->nr_deferred, c->deferred_found);
 }
 
 /*
@@ -74,7 +119,9 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 	}
 	c->free_blocks[order]++;
 	c->free_pages += n;
-	if (!node_is_sound(page_address(&sec[i])))
+	if (order == MAX_PAGE_ORDER && is_deferred(c, pfn))
+		c->deferred_found++;
+	else if (!node_is_sound(page_address(&sec[i])))
 		problem(c, "free block at pfn %#lx order %u: list node corrupt "
 			"(something wrote to free memory)", pfn, order);
 	if (order + 1 < NR_PAGE_ORDERS && !(pfn & (n - 1))) {
@@ -168,10 +215,12 @@ static void check_list(struct census *c, unsigned int order)
 		prev = node;
 		node = node->next;
 	}
+	if (order == MAX_PAGE_ORDER)
+		n += page_allocator.nr_deferred;
 	if (n != area->nr_free || n != c->free_blocks[order])
-		problem(c, "order %u: %lu blocks on the list, nr_free says %lu, "
-			"the page map has %lu", order, n, area->nr_free,
-			c->free_blocks[order]);
+		problem(c, "order %u: %lu blocks on the list or deferred, "
+			"nr_free says %lu, the page map has %lu", order, n,
+			area->nr_free, c->free_blocks[order]);
 }
 
 int page_alloc_check(void)
@@ -180,6 +229,7 @@ int page_alloc_check(void)
 	struct census c = { 0 };
 
 	check_map(&c);
+	check_runs(&c);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		check_list(&c, o);
 	if (c.free_pages != pa->nr_free)

@@ -67,7 +67,17 @@ struct free_block {
 
 struct free_area {
 	struct free_block list;		/* sentinel of a circular list */
-	unsigned long nr_free;		/* blocks on the list */
+	unsigned long nr_free;		/* free blocks: listed and deferred */
+};
+
+/*
+ * Free top-order blocks the hand-off did not link (see page_init.c): a run
+ * of @nr blocks from @pfn, each with a PG_FREE | MAX_PAGE_ORDER head byte
+ * and no list node. Counted in free_area[MAX_PAGE_ORDER].nr_free.
+ */
+struct deferred_run {
+	unsigned long pfn;
+	unsigned long nr;
 };
 
 /* The granule of the per-page map: whole top-order blocks, 1/32 section. */
@@ -97,6 +107,10 @@ struct page_allocator {
 	uint32_t *chunk_nr;		/* [chunk of map]: its pfn >> MAP_CHUNK_SHIFT */
 	struct mem_section *sections;	/* [nr_sections], ascending */
 	unsigned long nr_sections;	/* present sections */
+	struct deferred_run *deferred;	/* [nr_runs], ascending */
+	unsigned long nr_runs;		/* runs in use */
+	unsigned long max_runs;		/* room for runs */
+	unsigned long nr_deferred;	/* blocks in all runs */
 	size_t metadata_bytes;		/* map and tables, exactly */
 	size_t metadata_alloc;		/* the map's memblock allocation */
 	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */

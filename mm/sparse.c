@@ -8,7 +8,8 @@
  * pieces of all present sections form one array allocated from memblock
  * (so it is reserved and never reaches the buddy allocator), in ascending
  * order. Two small tables describe it: sections[] (pfn to page) and
- * chunk_nr[] (page to pfn). They live in a static area when they fit, so
+ * chunk_nr[] (page to pfn), and the hand-off's deferred runs (see
+ * page_init.c). They live in a static area when they fit, so
  * that a small machine's map fills whole pages and nothing else takes a
  * page; otherwise they follow the map in its allocation. Either way they
  * count as metadata.
@@ -99,7 +100,7 @@ static void add_section(unsigned long section, unsigned long lo,
 	pa->nr_map += hi - lo;
 }
 
-int sparse_init(void)
+int sparse_init(unsigned long nr_runs)
 {
 	struct page_allocator *pa = &page_allocator;
 	struct present_sections ps;
@@ -121,7 +122,8 @@ int sparse_init(void)
 		return -ERANGE;
 	}
 	map_bytes = ps.nr_map * sizeof(struct page);
-	table_bytes = ps.nr_sections * sizeof(struct mem_section) +
+	table_bytes = nr_runs * sizeof(struct deferred_run) +
+		      ps.nr_sections * sizeof(struct mem_section) +
 		      (ps.nr_map >> MAP_CHUNK_SHIFT) * sizeof(uint32_t);
 	alloc = map_bytes;
 	if (table_bytes > sizeof(static_tables))
@@ -137,6 +139,11 @@ int sparse_init(void)
 	tables = alloc == map_bytes ? (char *)static_tables
 				    : base + ALIGN_UP(map_bytes, sizeof(long));
 	pa->map = (struct page *)base;
+	pa->deferred = (struct deferred_run *)tables;
+	pa->max_runs = nr_runs;
+	pa->nr_runs = 0;
+	pa->nr_deferred = 0;
+	tables += nr_runs * sizeof(struct deferred_run);
 	pa->sections = (struct mem_section *)tables;
 	pa->chunk_nr = (uint32_t *)(tables + ps.nr_sections *
 				    sizeof(struct mem_section));
@@ -145,8 +152,6 @@ int sparse_init(void)
 	for_each_present_section(add_section, &ps);
 	pa->metadata_bytes = map_bytes + table_bytes;
 	pa->metadata_alloc = alloc;
-	/* Every page is reserved until the hand-off frees it. */
-	memset(pa->map, PG_RESERVED, map_bytes);
 	return 0;
 }
 

@@ -37,6 +37,9 @@ void snapshot_take(struct snapshot *s)
 		s->blocks[o] = pa->free_area[o].nr_free;
 	s->nr_free = pa->nr_free;
 	s->nr_managed = pa->nr_managed;
+	s->nr_runs = pa->nr_runs;
+	s->runs = malloc(pa->nr_runs * sizeof(*s->runs) + 1);
+	memcpy(s->runs, pa->deferred, pa->nr_runs * sizeof(*s->runs));
 }
 
 bool snapshot_same(const struct snapshot *s)
@@ -52,8 +55,18 @@ bool snapshot_same(const struct snapshot *s)
 	       page_alloc_check() == 0;
 }
 
+bool snapshot_runs_same(const struct snapshot *s)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	return s->nr_runs == pa->nr_runs &&
+	       memcmp(s->runs, pa->deferred, s->nr_runs * sizeof(*s->runs)) == 0;
+}
+
 void snapshot_drop(struct snapshot *s)
 {
 	free(s->map);
+	free(s->runs);
 	s->map = NULL;
+	s->runs = NULL;
 }
