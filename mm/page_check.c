@@ -93,7 +93,8 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 				 unsigned long base_pfn)
 {
 	uint8_t s = sec[i].state;
-	unsigned int order = pg_order(s);
+	/* A head's order is at most MAX_PAGE_ORDER; say so to the compiler. */
+	unsigned int order = MIN(pg_order(s), (unsigned int)MAX_PAGE_ORDER);
 	unsigned long n = 1UL << order, pfn = base_pfn + i;
 
 	if (pfn & (n - 1))
