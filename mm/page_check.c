@@ -93,9 +93,13 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 				 unsigned long base_pfn)
 {
 	uint8_t s = sec[i].state;
+	unsigned int order = pg_order(s);
+	unsigned long n, pfn = base_pfn + i;
+
 	/* A head's order is at most MAX_PAGE_ORDER; say so to the compiler. */
-	unsigned int order = MIN(pg_order(s), (unsigned int)MAX_PAGE_ORDER);
-	unsigned long n = 1UL << order, pfn = base_pfn + i;
+	if (order > MAX_PAGE_ORDER)
+		order = MAX_PAGE_ORDER;
+	n = 1UL << order;
 
 	if (pfn & (n - 1))
 		problem(c, "block at pfn %#lx order %u is not naturally aligned",
