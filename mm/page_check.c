@@ -36,9 +36,13 @@ static void __printf(2, 3) problem(struct census *c, const char *fmt, ...)
 	printk("\n");
 }
 
-static bool node_is_sound(const struct free_block *node)
+/* The list node at the start of free block @page is intact. */
+static bool node_is_sound(const struct free_block *node,
+			  const struct page *page)
 {
-	return node->check == (FREE_BLOCK_MAGIC ^ (uintptr_t)node);
+	return node->page == page &&
+	       node->check == (FREE_BLOCK_MAGIC ^ (uintptr_t)node ^
+			       (uintptr_t)page);
 }
 
 /*
@@ -126,7 +130,7 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 	c->free_pages += n;
 	if (order == MAX_PAGE_ORDER && is_deferred(c, pfn))
 		c->deferred_found++;
-	else if (!node_is_sound(page_address(&sec[i])))
+	else if (!node_is_sound(page_address(&sec[i]), &sec[i]))
 		problem(c, "free block at pfn %#lx order %u: list node corrupt "
 			"(something wrote to free memory)", pfn, order);
 	if (order + 1 < NR_PAGE_ORDERS && !(pfn & (n - 1))) {
@@ -204,7 +208,8 @@ static void check_list(struct census *c, unsigned int order)
 		struct page *page = virt_to_page(node);
 
 		if (!page || page_address(page) != node ||
-		    page->state != (PG_FREE | order) || !node_is_sound(node)) {
+		    page->state != (PG_FREE | order) ||
+		    !node_is_sound(node, page)) {
 			problem(c, "free list of order %u: entry %lu at %p is "
 				"not a free block of that order", order, n,
 				(const void *)node);
@@ -237,9 +242,9 @@ int page_alloc_check(void)
 	check_runs(&c);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		check_list(&c, o);
-	if (c.free_pages != pa->nr_free)
+	if (c.free_pages != nr_free_pages())
 		problem(&c, "%lu pages in free blocks, nr_free_pages() says %lu",
-			c.free_pages, pa->nr_free);
+			c.free_pages, nr_free_pages());
 	if (c.free_pages + c.alloc_pages != pa->nr_managed)
 		problem(&c, "%lu free + %lu allocated pages, but %lu managed",
 			c.free_pages, c.alloc_pages, pa->nr_managed);

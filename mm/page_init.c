@@ -161,7 +161,6 @@ unsigned long memblock_free_all(void)
 		pages += epfn - spfn;
 	}
 	set_map(&k, done, ~0UL, PG_RESERVED);
-	pa->nr_free = pages;
 	pa->nr_managed = pages;
 	pa->handoff_blocks = blocks;
 	pr_info("memblock_free_all: %lu pages (%lu KiB) in %lu blocks to the "

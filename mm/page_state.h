@@ -28,6 +28,7 @@
 #ifndef MM_PAGE_STATE_H
 #define MM_PAGE_STATE_H
 
+#include <arch/memory.h>
 #include <lib/compiler.h>
 #include <lib/types.h>
 #include <mm/page_alloc.h>
@@ -38,6 +39,9 @@
 #define PG_RESERVED	0xc0	/* never the allocator's */
 #define PG_KIND_MASK	0xc0
 #define PG_ORDER_MASK	0x0f
+
+_Static_assert(sizeof(struct page) == 1,
+	       "struct page must stay one byte: map indexes are byte offsets.");
 
 /* Orders live in four bits: page_order.h enforces MAX_PAGE_ORDER <= 15. */
 _Static_assert(MAX_PAGE_ORDER <= PG_ORDER_MASK,
@@ -54,12 +58,15 @@ static inline unsigned int pg_order(uint8_t s)
 }
 
 /*
- * A free block's first bytes hold its list node. @check is the node's
- * address XOR a constant, so stray writes into free memory show up.
+ * A free block's first bytes hold its list node, which names the block's
+ * struct page (so taking a block needs no lookup). @check is the node's
+ * and the page's addresses XOR a constant, so stray writes into free
+ * memory show up.
  */
 struct free_block {
 	struct free_block *next;
 	struct free_block *prev;
+	struct page *page;
 	uintptr_t check;
 };
 
@@ -99,7 +106,6 @@ struct mem_section {
  */
 struct page_allocator {
 	struct free_area free_area[NR_PAGE_ORDERS];
-	unsigned long nr_free;		/* pages in free blocks */
 	unsigned long nr_managed;	/* pages in free or allocated blocks */
 
 	struct page *map;		/* nr_map struct pages */
@@ -138,6 +144,12 @@ static inline unsigned long __page_to_pfn(const struct page *page)
 	return (unsigned long)page_allocator.chunk_nr[idx >> MAP_CHUNK_SHIFT]
 		       << MAP_CHUNK_SHIFT |
 	       (idx & (MAP_CHUNK_PAGES - 1));
+}
+
+/* The address of @page's memory: the direct map of its pfn. */
+static inline void *__page_address(const struct page *page)
+{
+	return phys_to_virt(PFN_PHYS(__page_to_pfn(page)));
 }
 
 /* Free-list primitives, shared by the allocator and the hand-off. */

@@ -196,7 +196,7 @@ phys_addr_t page_to_phys(const struct page *page)
 
 void *page_address(const struct page *page)
 {
-	return phys_to_virt(page_to_phys(page));
+	return __page_address(page);
 }
 
 /* virt_to_page - the struct page of the page holding @addr, or NULL. */

@@ -166,13 +166,14 @@ static bool checker_sees_every_broken_invariant(void)
 	p->state = PG_ALLOC | 3;
 	EXPECT_SOUND();
 
-	pa->nr_free++;					/* counts */
-	EXPECT(page_alloc_check() > 0 && console_says("nr_free_pages() says"),
-	       "count");
-	pa->nr_free--;
-	pa->free_area[MAX_PAGE_ORDER].nr_free++;
-	EXPECT(page_alloc_check() > 0 && console_says("nr_free says"), "list");
+	pa->free_area[MAX_PAGE_ORDER].nr_free++;	/* counts */
+	EXPECT(page_alloc_check() > 0 && console_says("nr_free says") &&
+	       console_says("nr_free_pages() says"), "count");
 	pa->free_area[MAX_PAGE_ORDER].nr_free--;
+	pa->nr_managed++;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("managed"), "managed");
+	pa->nr_managed--;
 	EXPECT_SOUND();
 
 	/* Two order-0 buddies put on the list without merging. */
@@ -184,12 +185,10 @@ static bool checker_sees_every_broken_invariant(void)
 	q->state = PG_FREE | 0;
 	free_area_add(0, p);
 	free_area_add(0, q);
-	pa->nr_free += 2;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("left unmerged"), "merge");
 	free_area_del(0, p);
 	free_area_del(0, q);
-	pa->nr_free -= 2;
 	p->state = q->state = PG_ALLOC | 0;
 	EXPECT_SOUND();
 
@@ -236,6 +235,11 @@ static bool checker_sees_every_broken_invariant(void)
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("corrupt"), "free memory");
 	node->check ^= 1;
+	EXPECT_SOUND();
+	node->page++;					/* names another page */
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("corrupt"), "node page");
+	node->page--;
 	EXPECT_SOUND();
 	return true;
 }
