@@ -45,11 +45,14 @@ static char *map_ram(phys_addr_t span)
 	return p;
 }
 
+/* A bank of whole top-order blocks; the metadata in a small bank above. */
 static void handoff(phys_addr_t base, phys_addr_t size)
 {
 	memblock_reset_for_test();
 	page_alloc_reset_for_test();
-	if (memblock_add(base, size) || !memblock_free_all()) {
+	if (memblock_add(base, size) ||
+	    memblock_add(base + size + SZ_1G, 4 * SZ_1M) ||
+	    !memblock_free_all()) {
 		fprintf(stderr, "perf-mm: hand-off failed\n");
 		exit(1);
 	}
@@ -62,6 +65,10 @@ static int pair(bool used, unsigned long iters)
 
 	map_ram(4 * SZ_1G);
 	handoff(2 * SZ_1G, 256 * SZ_1M);
+	/* Hold what is left of the metadata bank: only top blocks stay free. */
+	for (unsigned int o = MAX_PAGE_ORDER; o-- > 0;)
+		while (nr_free_blocks(o))
+			alloc_pages(0, o);
 	if (used) {
 		for (unsigned int i = 0; i < 128; i++)
 			held[i] = alloc_pages(0, 0);
