@@ -5,6 +5,8 @@
 #   make test-host   host unit, model and fuzz suites under ASan and UBSan,
 #                    at the default MAX_PAGE_ORDER and at the largest (15)
 #   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
+#   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
+#                    see tests/host/mm/perf_mm.c
 #
 # Variants build side by side under build/host/<variant>/: "plain" (the
 # library others link), "asan" and "asan-order15" (tests), "fuzz" (clang,
@@ -101,7 +103,15 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 TEST_SUITES	+= $(HOST_SUITES)
 TEST_PREREQS	+= host-tests
 
-.PHONY: host host-tests test-host fuzz
+.PHONY: host host-tests test-host fuzz perf-mm
+
+# Timings want the library without sanitizers: the "plain" variant.
+$(HOST_DIR)/perf-mm: $(HOST_DIR)/plain/tests/host/mm/perf_mm.o $(HOST_DIR)/plain/libmm.a
+	$(Q)echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+## perf-mm: build/host/perf-mm, quick timings of the memory core
+perf-mm: $(HOST_DIR)/perf-mm
 
 ## host: build/host/libmm.a from the kernel's own mm/ sources
 host: $(HOST_DIR)/libmm.a

@@ -8,6 +8,12 @@
  * merges with the buddy (index ^ 2^order) while the buddy is a free head of
  * the same order, up to MAX_PAGE_ORDER and no further. Every step touches a
  * constant number of struct page bytes per order: see page_state.h.
+ *
+ * The common cases are kept short: an allocation that finds a block of its
+ * order listed, and a free that passes one test and whose buddy is not
+ * free, take a few dozen instructions and no table lookup but the one
+ * giving the block's address. Splitting, deferred runs and the reasons for
+ * a refusal are out of line.
  */
 #include <stdarg.h>
 #include <arch/memory.h>
@@ -28,73 +34,135 @@ void __page_allocator_init_lists(void)
 	}
 }
 
-void free_area_add(unsigned int order, struct page *page)
+static inline uintptr_t node_check(const struct free_block *node,
+				   const struct page *page)
+{
+	return FREE_BLOCK_MAGIC ^ (uintptr_t)node ^ (uintptr_t)page;
+}
+
+/* Link the free block @page, whose first bytes are @node, to its list. */
+static inline void __free_area_add(unsigned int order, struct page *page,
+				   struct free_block *node)
 {
 	struct free_area *area = &page_allocator.free_area[order];
-	struct free_block *node = page_address(page);
 
 	node->next = area->list.next;
 	node->prev = &area->list;
-	node->check = FREE_BLOCK_MAGIC ^ (uintptr_t)node;
+	node->page = page;
+	node->check = node_check(node, page);
 	area->list.next->prev = node;
 	area->list.next = node;
 	area->nr_free++;
 }
 
-void free_area_del(unsigned int order, struct page *page)
+static inline void __free_area_del(unsigned int order, struct free_block *node)
 {
-	struct free_block *node = page_address(page);
-
 	/* A broken node means something wrote to free memory. */
-	if (node->check != (FREE_BLOCK_MAGIC ^ (uintptr_t)node) ||
-	    node->next->prev != node || node->prev->next != node)
-		panic("free block at pfn %#lx order %u is corrupted: "
-		      "something wrote to free memory",
-		      __page_to_pfn(page), order);
+	if (unlikely(node->check != node_check(node, node->page) ||
+		     node->next->prev != node || node->prev->next != node))
+		panic("free block at %p order %u is corrupted: something "
+		      "wrote to free memory", (void *)node, order);
 	node->prev->next = node->next;
 	node->next->prev = node->prev;
 	node->check = 0;
 	page_allocator.free_area[order].nr_free--;
 }
 
-static struct page *free_area_first(unsigned int order)
+void free_area_add(unsigned int order, struct page *page)
 {
-	struct free_block *node = page_allocator.free_area[order].list.next;
+	__free_area_add(order, page, __page_address(page));
+}
 
-	return __pfn_to_page(PHYS_PFN(virt_to_phys(node)));
+void free_area_del(unsigned int order, struct page *page)
+{
+	__free_area_del(order, __page_address(page));
+}
+
+/*
+ * Take a free block of @order with no list node: the highest block of the
+ * last deferred run, when @order is the top order and its list is empty.
+ */
+static __attribute__((noinline)) struct page *deferred_take(unsigned int order)
+{
+	struct page_allocator *pa = &page_allocator;
+	struct deferred_run *run;
+	unsigned long pfn;
+
+	if (order != MAX_PAGE_ORDER || !pa->nr_runs)
+		panic("free_area[%u] counts %lu free blocks but holds none",
+		      order, pa->free_area[order].nr_free);
+	run = &pa->deferred[pa->nr_runs - 1];
+	pfn = run->pfn + ((run->nr - 1) << MAX_PAGE_ORDER);
+	if (!--run->nr)
+		pa->nr_runs--;
+	pa->nr_deferred--;
+	pa->free_area[order].nr_free--;
+	return __pfn_to_page(pfn);
+}
+
+static __attribute__((noinline, cold)) struct page *
+refuse_order(gfp_t gfp, unsigned int order)
+{
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn("alloc_pages: order %u is above MAX_PAGE_ORDER (%d): "
+			"refused\n", order, MAX_PAGE_ORDER);
+	return NULL;
+}
+
+/* Allocate by splitting a larger block, or from a deferred run. */
+static __attribute__((noinline)) struct page *
+alloc_pages_split(gfp_t gfp, unsigned int order)
+{
+	struct page_allocator *pa = &page_allocator;
+	struct free_block *node;
+	struct page *page;
+	unsigned int o;
+	char *addr;
+
+	for (o = order; !pa->free_area[o].nr_free;)
+		if (++o > MAX_PAGE_ORDER)
+			return NULL;
+
+	node = pa->free_area[o].list.next;
+	if (node != &pa->free_area[o].list) {
+		page = node->page;
+		__free_area_del(o, node);
+		addr = (char *)node;
+	} else {
+		page = deferred_take(o);
+		addr = __page_address(page);
+	}
+	/* Split: the upper half of each order goes back on its list. */
+	while (o > order) {
+		o--;
+		page[1UL << o].state = PG_FREE | o;
+		__free_area_add(o, &page[1UL << o],
+				(struct free_block *)(addr + (PAGE_SIZE << o)));
+	}
+	page->state = PG_ALLOC | order;
+	if (gfp & __GFP_ZERO)
+		memset(addr, 0, PAGE_SIZE << order);
+	return page;
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct page_allocator *pa = &page_allocator;
+	struct free_area *area;
+	struct free_block *node;
 	struct page *page;
-	unsigned long idx;
-	unsigned int o;
 
-	if (order > MAX_PAGE_ORDER) {
-		if (!(gfp & __GFP_NOWARN))
-			pr_warn("alloc_pages: order %u is above MAX_PAGE_ORDER "
-				"(%d): refused\n", order, MAX_PAGE_ORDER);
-		return NULL;
-	}
-	for (o = order; o <= MAX_PAGE_ORDER; o++)
-		if (pa->free_area[o].nr_free)
-			break;
-	if (o > MAX_PAGE_ORDER)
-		return NULL;
-
-	page = free_area_first(o);
-	free_area_del(o, page);
-	idx = page_index(page);
-	while (o > order) {
-		o--;
-		pa->map[idx + (1UL << o)].state = PG_FREE | o;
-		free_area_add(o, &pa->map[idx + (1UL << o)]);
-	}
+	if (unlikely(order > MAX_PAGE_ORDER))
+		return refuse_order(gfp, order);
+	/* The common case: a free block of exactly this order is listed. */
+	area = &page_allocator.free_area[order];
+	node = area->list.next;
+	if (unlikely(node == &area->list))
+		return alloc_pages_split(gfp, order);
+	page = node->page;
+	__free_area_del(order, node);
 	page->state = PG_ALLOC | order;
-	pa->nr_free -= 1UL << order;
-	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
+	if (unlikely(gfp & __GFP_ZERO))
+		memset(node, 0, PAGE_SIZE << order);
 	return page;
 }
 
@@ -161,8 +229,12 @@ static struct page *enclosing_head(unsigned long idx)
 	return NULL;
 }
 
-/* Check everything before changing anything: a refusal changes nothing. */
-static int check_free(unsigned long pfn, struct page *page, unsigned int order)
+/*
+ * Check everything before changing anything: a refusal changes nothing.
+ * Off the fast path: free_block() only calls it for a bad free.
+ */
+static __attribute__((noinline, cold)) int
+check_free(unsigned long pfn, struct page *page, unsigned int order)
 {
 	uint8_t s = page->state;
 	struct page *head;
@@ -196,48 +268,73 @@ static int check_free(unsigned long pfn, struct page *page, unsigned int order)
 		      "struct page byte %#x", s);
 }
 
-static int free_block(unsigned long pfn, struct page *page, unsigned int order)
+/*
+ * Free the block at @page, a page of this allocator. The test below is
+ * check_free()'s condition for a good free: only the first page of an
+ * allocated block carries PG_ALLOC | order, and blocks are aligned, so a
+ * misaligned free never passes it. Anything else goes to check_free() for
+ * the reason, which changes nothing.
+ */
+static inline __attribute__((always_inline)) int
+free_block(struct page *page, unsigned int order)
 {
 	struct page_allocator *pa = &page_allocator;
 	unsigned long idx = page_index(page);
-	int err = check_free(pfn, page, order);
+	phys_addr_t phys;
 
-	if (err)
-		return err;
-	pa->nr_free += 1UL << order;
+	if (unlikely(order > MAX_PAGE_ORDER ||
+		     page->state != (PG_ALLOC | order)))
+		return check_free(__page_to_pfn(page), page, order);
+	phys = PFN_PHYS(__page_to_pfn(page));
 	/* Merge while there is an order above to merge into. */
 	while (order + 1 < NR_PAGE_ORDERS) {
 		unsigned long buddy = idx ^ (1UL << order);
 
 		if (pa->map[buddy].state != (PG_FREE | order))
 			break;
-		free_area_del(order, &pa->map[buddy]);
+		__free_area_del(order, phys_to_virt(phys ^ (PAGE_SIZE << order)));
 		/* The upper half stops being a head; the lower one is set below. */
 		pa->map[MAX(idx, buddy)].state = PG_TAIL;
 		idx &= buddy;
+		phys &= ~(phys_addr_t)(PAGE_SIZE << order);
 		order++;
 	}
 	pa->map[idx].state = PG_FREE | order;
-	free_area_add(order, &pa->map[idx]);
+	__free_area_add(order, &pa->map[idx], phys_to_virt(phys));
 	return 0;
+}
+
+static __attribute__((noinline, cold)) int
+refuse_out_of_range(const struct page *page, unsigned int order)
+{
+	pr_err("refused free of page %p order %u: %s (not a page of this "
+	       "allocator)\n", (const void *)page, order,
+	       free_refusal_name(FREE_REFUSED_OUT_OF_RANGE));
+	return FREE_REFUSED_OUT_OF_RANGE;
+}
+
+/* Whether @page is one of the map's (NULL is not): one comparison. */
+static inline bool page_in_map(const struct page *page)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	/* Integers, not pointers: @page may point anywhere. One byte a page. */
+	return (uintptr_t)page - (uintptr_t)pa->map < pa->nr_map;
 }
 
 int free_pages_checked(struct page *page, unsigned int order)
 {
-	const struct page_allocator *pa = &page_allocator;
-
-	if (!page || page < pa->map || page >= pa->map + nr_map_pages()) {
-		pr_err("refused free of page %p order %u: %s (not a page of "
-		       "this allocator)\n", (void *)page, order,
-		       free_refusal_name(FREE_REFUSED_OUT_OF_RANGE));
-		return FREE_REFUSED_OUT_OF_RANGE;
-	}
-	return free_block(__page_to_pfn(page), page, order);
+	if (unlikely(!page_in_map(page)))
+		return refuse_out_of_range(page, order);
+	return free_block(page, order);
 }
 
 void __free_pages(struct page *page, unsigned int order)
 {
-	free_pages_checked(page, order);
+	if (unlikely(!page_in_map(page)))
+		refuse_out_of_range(page, order);
+	else
+		free_block(page, order);
 }
 
 void free_pages(unsigned long addr, unsigned int order)
@@ -258,7 +355,7 @@ void free_pages(unsigned long addr, unsigned int order)
 		refuse(PHYS_PFN(phys), order, FREE_REFUSED_OUT_OF_RANGE, NULL);
 		return;
 	}
-	free_block(PHYS_PFN(phys), page, order);
+	free_block(page, order);
 }
 
 int get_order(unsigned long size)
@@ -271,9 +368,14 @@ int get_order(unsigned long size)
 	return (int)(sizeof(long) * 8) - __builtin_clzl(pages);
 }
 
+/* Summed when asked, so that alloc and free keep one count, not two. */
 unsigned long nr_free_pages(void)
 {
-	return page_allocator.nr_free;
+	unsigned long pages = 0;
+
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		pages += page_allocator.free_area[o].nr_free << o;
+	return pages;
 }
 
 unsigned long nr_free_blocks(unsigned int order)

@@ -16,6 +16,8 @@
 
 struct census {
 	unsigned int problems;
+	unsigned long run;		/* deferred run at or after the walk */
+	unsigned long deferred_found;	/* free top-order heads in runs */
 	unsigned long free_blocks[NR_PAGE_ORDERS];
 	unsigned long free_pages;
 	unsigned long alloc_pages;
@@ -34,26 +36,82 @@ static void __printf(2, 3) problem(struct census *c, const char *fmt, ...)
 	printk("\n");
 }
 
-static bool node_is_sound(const struct free_block *node)
+/* The list node at the start of free block @page is intact. */
+static bool node_is_sound(const struct free_block *node,
+			  const struct page *page)
 {
-	return node->check == (FREE_BLOCK_MAGIC ^ (uintptr_t)node);
+	return node->page == page &&
+	       node->check == (FREE_BLOCK_MAGIC ^ (uintptr_t)node ^
+			       (uintptr_t)page);
 }
 
-/* Check the block whose head is @sec[@i]. Return: pages to skip. */
+/*
+ * Whether @pfn starts a block of a deferred run. The map is walked in
+ * ascending order, so the runs are too.
+ */
+static bool is_deferred(struct census *c, unsigned long pfn)
+{
+	const struct page_allocator *pa = &page_allocator;
+	const struct deferred_run *r = pa->deferred;
+
+	while (c->run < pa->nr_runs &&
+	       r[c->run].pfn + (r[c->run].nr << MAX_PAGE_ORDER) <= pfn)
+		c->run++;
+	return c->run < pa->nr_runs && r[c->run].pfn <= pfn &&
+	       !((pfn - r[c->run].pfn) & (MAX_BLOCK_PAGES - 1));
+}
+
+/* Runs ascend, do not overlap, are aligned, and add up to nr_deferred. */
+static void check_runs(struct census *c)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long sum = 0, next = 0;
+
+	if (pa->nr_runs > pa->max_runs) {
+		problem(c, "%lu deferred runs, room for %lu", pa->nr_runs,
+			pa->max_runs);
+		return;
+	}
+	for (unsigned long k = 0; k < pa->nr_runs; k++) {
+		const struct deferred_run *r = &pa->deferred[k];
+
+		if (!r->nr || r->pfn < next || (r->pfn & (MAX_BLOCK_PAGES - 1)))
+			problem(c, "deferred run %lu (pfn %#lx, %lu blocks) is "
+				"empty, misaligned or out of order", k, r->pfn,
+				r->nr);
+		next = r->pfn + (r->nr << MAX_PAGE_ORDER);
+		sum += r->nr;
+	}
+	if (sum != pa->nr_deferred || c->deferred_found != sum)
+		problem(c, "deferred runs hold %lu blocks, nr_deferred says %lu, "
+			"the page map has %lu free heads in them", sum,
+			pa->nr_deferred, c->deferred_found);
+}
+
+/*
+ * Check the block whose head is @sec[@i]; @sec covers @len pages from
+ * @base_pfn. Return: pages to skip.
+ */
 static unsigned long check_block(struct census *c, const struct page *sec,
-				 unsigned long i, unsigned long base_pfn)
+				 unsigned long i, unsigned long len,
+				 unsigned long base_pfn)
 {
 	uint8_t s = sec[i].state;
 	unsigned int order = pg_order(s);
-	unsigned long n = 1UL << order, pfn = base_pfn + i;
+	unsigned long n, pfn = base_pfn + i;
 
-	if (i & (n - 1))
+	/* A head's order is at most MAX_PAGE_ORDER; say so to the compiler. */
+	if (order > MAX_PAGE_ORDER)
+		order = MAX_PAGE_ORDER;
+	n = 1UL << order;
+
+	if (pfn & (n - 1))
 		problem(c, "block at pfn %#lx order %u is not naturally aligned",
 			pfn, order);
-	if (i + n > PAGES_PER_SECTION) {
+	if (i + n > len) {
 		problem(c, "block at pfn %#lx order %u crosses its section",
 			pfn, order);
-		n = PAGES_PER_SECTION - i;
+		n = len - i;
 	}
 	for (unsigned long j = 1; j < n; j++) {
 		if (sec[i + j].state != PG_TAIL) {
@@ -70,38 +128,62 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 	}
 	c->free_blocks[order]++;
 	c->free_pages += n;
-	if (!node_is_sound(page_address(&sec[i])))
+	if (order == MAX_PAGE_ORDER && is_deferred(c, pfn))
+		c->deferred_found++;
+	else if (!node_is_sound(page_address(&sec[i]), &sec[i]))
 		problem(c, "free block at pfn %#lx order %u: list node corrupt "
 			"(something wrote to free memory)", pfn, order);
-	if (order + 1 < NR_PAGE_ORDERS && !(i & (n - 1))) {
+	if (order + 1 < NR_PAGE_ORDERS && !(pfn & (n - 1))) {
 		unsigned long buddy = i ^ n;
 
-		if (buddy > i && sec[buddy].state == (PG_FREE | order))
+		if (buddy > i && buddy < len &&
+		    sec[buddy].state == (PG_FREE | order))
 			problem(c, "free buddies at pfn %#lx and %#lx, order %u, "
 				"left unmerged", pfn, base_pfn + buddy, order);
 	}
 	return n;
 }
 
+/* The tables must describe the map: ascending, contiguous, chunk-aligned. */
+static void check_section(struct census *c, const struct mem_section *ms,
+			  const struct mem_section *prev)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long first = (ms->section << PFN_SECTION_SHIFT) + ms->lo;
+	unsigned long start = prev ? prev->start + (prev->hi - prev->lo) : 0;
+
+	if ((prev && prev->section >= ms->section) || ms->start != start ||
+	    ms->lo >= ms->hi || ms->hi > PAGES_PER_SECTION ||
+	    (ms->lo | ms->hi) & (MAP_CHUNK_PAGES - 1)) {
+		problem(c, "section tables disagree on section %#lx",
+			ms->section);
+		return;
+	}
+	for (unsigned long i = 0; i < ms->hi - ms->lo; i += MAP_CHUNK_PAGES)
+		if (pa->chunk_nr[(ms->start + i) >> MAP_CHUNK_SHIFT] !=
+		    (first + i) >> MAP_CHUNK_SHIFT)
+			problem(c, "chunk table disagrees at pfn %#lx", first + i);
+}
+
 static void check_map(struct census *c)
 {
 	const struct page_allocator *pa = &page_allocator;
 
-	for (unsigned long slot = 0; slot < pa->nr_slots; slot++) {
-		unsigned long section = pa->slot_section[slot];
-		unsigned long base_pfn = section << PFN_SECTION_SHIFT;
-		const struct page *sec = &pa->map[slot << PFN_SECTION_SHIFT];
-		unsigned long i = 0;
+	for (unsigned long k = 0; k < pa->nr_sections; k++) {
+		const struct mem_section *ms = &pa->sections[k];
+		unsigned long base_pfn = (ms->section << PFN_SECTION_SHIFT) + ms->lo;
+		unsigned long len = ms->hi - ms->lo, i = 0;
+		const struct page *sec;
 
-		if (section < pa->first_section ||
-		    section - pa->first_section >= pa->nr_span ||
-		    pa->section_slot[section - pa->first_section] != slot)
-			problem(c, "section tables disagree on slot %lu", slot);
-		while (i < PAGES_PER_SECTION) {
+		check_section(c, ms, k ? ms - 1 : NULL);
+		if (ms->start + len > pa->nr_map)
+			return;
+		sec = &pa->map[ms->start];
+		while (i < len) {
 			uint8_t s = sec[i].state;
 
 			if (pg_is_head(s, PG_FREE) || pg_is_head(s, PG_ALLOC)) {
-				i += check_block(c, sec, i, base_pfn);
+				i += check_block(c, sec, i, len, base_pfn);
 				continue;
 			}
 			if (s == PG_TAIL)
@@ -126,7 +208,8 @@ static void check_list(struct census *c, unsigned int order)
 		struct page *page = virt_to_page(node);
 
 		if (!page || page_address(page) != node ||
-		    page->state != (PG_FREE | order) || !node_is_sound(node)) {
+		    page->state != (PG_FREE | order) ||
+		    !node_is_sound(node, page)) {
 			problem(c, "free list of order %u: entry %lu at %p is "
 				"not a free block of that order", order, n,
 				(const void *)node);
@@ -142,10 +225,12 @@ static void check_list(struct census *c, unsigned int order)
 		prev = node;
 		node = node->next;
 	}
+	if (order == MAX_PAGE_ORDER)
+		n += page_allocator.nr_deferred;
 	if (n != area->nr_free || n != c->free_blocks[order])
-		problem(c, "order %u: %lu blocks on the list, nr_free says %lu, "
-			"the page map has %lu", order, n, area->nr_free,
-			c->free_blocks[order]);
+		problem(c, "order %u: %lu blocks on the list or deferred, "
+			"nr_free says %lu, the page map has %lu", order, n,
+			area->nr_free, c->free_blocks[order]);
 }
 
 int page_alloc_check(void)
@@ -154,11 +239,12 @@ int page_alloc_check(void)
 	struct census c = { 0 };
 
 	check_map(&c);
+	check_runs(&c);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		check_list(&c, o);
-	if (c.free_pages != pa->nr_free)
+	if (c.free_pages != nr_free_pages())
 		problem(&c, "%lu pages in free blocks, nr_free_pages() says %lu",
-			c.free_pages, pa->nr_free);
+			c.free_pages, nr_free_pages());
 	if (c.free_pages + c.alloc_pages != pa->nr_managed)
 		problem(&c, "%lu free + %lu allocated pages, but %lu managed",
 			c.free_pages, c.alloc_pages, pa->nr_managed);

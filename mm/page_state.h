@@ -13,15 +13,22 @@
  * reserved page or a page inside a block.
  *
  * Per-page bytes exist for every present section (one that any memory
- * region touches) and sit in one array, a section's pages at a
- * section-aligned offset. Below PFN_SECTION_SHIFT, an index into the array
- * and its pfn have the same bits, so the buddy of index i at order o is
- * i ^ (1 << o), always in the same section because MAX_PAGE_ORDER +
- * PAGE_SHIFT <= SECTION_SIZE_BITS.
+ * region touches), but only for the part of it between the first and the
+ * last map chunk that memory touches: a chunk is MAP_CHUNK_PAGES pages, at
+ * least a top-order block and at most 1/32 of a section, so a small or odd
+ * machine pays about one byte per page of RAM, not a whole section's map.
+ * The sections' pieces follow each other in one array, each starting at a
+ * chunk-aligned index. Below MAP_CHUNK_SHIFT, an index into the array and
+ * its pfn have the same bits, so the buddy of index i at order o is
+ * i ^ (1 << o), always in the same chunk because a chunk holds whole
+ * top-order blocks. chunk_nr[] gives each chunk of the array its place in
+ * physical memory (page to pfn); sections[] lists the present sections in
+ * ascending order (pfn to page, by binary search).
  */
 #ifndef MM_PAGE_STATE_H
 #define MM_PAGE_STATE_H
 
+#include <arch/memory.h>
 #include <lib/compiler.h>
 #include <lib/types.h>
 #include <mm/page_alloc.h>
@@ -32,6 +39,9 @@
 #define PG_RESERVED	0xc0	/* never the allocator's */
 #define PG_KIND_MASK	0xc0
 #define PG_ORDER_MASK	0x0f
+
+_Static_assert(sizeof(struct page) == 1,
+	       "struct page must stay one byte: map indexes are byte offsets.");
 
 /* Orders live in four bits: page_order.h enforces MAX_PAGE_ORDER <= 15. */
 _Static_assert(MAX_PAGE_ORDER <= PG_ORDER_MASK,
@@ -48,12 +58,15 @@ static inline unsigned int pg_order(uint8_t s)
 }
 
 /*
- * A free block's first bytes hold its list node. @check is the node's
- * address XOR a constant, so stray writes into free memory show up.
+ * A free block's first bytes hold its list node, which names the block's
+ * struct page (so taking a block needs no lookup). @check is the node's
+ * and the page's addresses XOR a constant, so stray writes into free
+ * memory show up.
  */
 struct free_block {
 	struct free_block *next;
 	struct free_block *prev;
+	struct page *page;
 	uintptr_t check;
 };
 
@@ -61,10 +74,31 @@ struct free_block {
 
 struct free_area {
 	struct free_block list;		/* sentinel of a circular list */
-	unsigned long nr_free;		/* blocks on the list */
+	unsigned long nr_free;		/* free blocks: listed and deferred */
 };
 
-#define NO_SLOT	UINT32_MAX
+/*
+ * Free top-order blocks the hand-off did not link (see page_init.c): a run
+ * of @nr blocks from @pfn, each with a PG_FREE | MAX_PAGE_ORDER head byte
+ * and no list node. Counted in free_area[MAX_PAGE_ORDER].nr_free.
+ */
+struct deferred_run {
+	unsigned long pfn;
+	unsigned long nr;
+};
+
+/* The granule of the per-page map: whole top-order blocks, 1/32 section. */
+#define MAP_CHUNK_SHIFT							\
+	(PFN_SECTION_SHIFT - 5 > MAX_PAGE_ORDER ? PFN_SECTION_SHIFT - 5	\
+						: MAX_PAGE_ORDER)
+#define MAP_CHUNK_PAGES		(1UL << MAP_CHUNK_SHIFT)
+
+/* A present section: which of its pages the map covers, and where. */
+struct mem_section {
+	unsigned long section;		/* section number */
+	unsigned long start;		/* map index of page @lo */
+	uint32_t lo, hi;		/* pages [lo, hi) of the section */
+};
 
 /*
  * The whole allocator, in one place: one lock point once there are several
@@ -72,16 +106,19 @@ struct free_area {
  */
 struct page_allocator {
 	struct free_area free_area[NR_PAGE_ORDERS];
-	unsigned long nr_free;		/* pages in free blocks */
 	unsigned long nr_managed;	/* pages in free or allocated blocks */
 
-	struct page *map;		/* nr_slots sections of struct page */
-	unsigned long nr_slots;		/* present sections */
-	unsigned long first_section;	/* lowest present section */
-	unsigned long nr_span;		/* sections from first to last present */
-	uint32_t *section_slot;		/* [nr_span]: slot, or NO_SLOT */
-	unsigned long *slot_section;	/* [nr_slots]: section number */
-	size_t metadata_bytes;		/* map and both tables */
+	struct page *map;		/* nr_map struct pages */
+	unsigned long nr_map;		/* a multiple of MAP_CHUNK_PAGES */
+	uint32_t *chunk_nr;		/* [chunk of map]: its pfn >> MAP_CHUNK_SHIFT */
+	struct mem_section *sections;	/* [nr_sections], ascending */
+	unsigned long nr_sections;	/* present sections */
+	struct deferred_run *deferred;	/* [nr_runs], ascending */
+	unsigned long nr_runs;		/* runs in use */
+	unsigned long max_runs;		/* room for runs */
+	unsigned long nr_deferred;	/* blocks in all runs */
+	size_t metadata_bytes;		/* map and tables, exactly */
+	size_t metadata_alloc;		/* the map's memblock allocation */
 	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */
 };
 
@@ -94,33 +131,25 @@ static inline unsigned long page_index(const struct page *page)
 
 static inline unsigned long nr_map_pages(void)
 {
-	return page_allocator.nr_slots << PFN_SECTION_SHIFT;
+	return page_allocator.nr_map;
 }
 
 /* __pfn_to_page - the struct page of @pfn, or NULL when it has none. */
-static inline struct page *__pfn_to_page(unsigned long pfn)
-{
-	const struct page_allocator *pa = &page_allocator;
-	unsigned long section = pfn >> PFN_SECTION_SHIFT;
-	uint32_t slot;
-
-	if (section < pa->first_section ||
-	    section - pa->first_section >= pa->nr_span)
-		return NULL;
-	slot = pa->section_slot[section - pa->first_section];
-	if (slot == NO_SLOT)
-		return NULL;
-	return &pa->map[((unsigned long)slot << PFN_SECTION_SHIFT) |
-			(pfn & (PAGES_PER_SECTION - 1))];
-}
+struct page *__pfn_to_page(unsigned long pfn);
 
 static inline unsigned long __page_to_pfn(const struct page *page)
 {
 	unsigned long idx = page_index(page);
 
-	return page_allocator.slot_section[idx >> PFN_SECTION_SHIFT]
-		       << PFN_SECTION_SHIFT |
-	       (idx & (PAGES_PER_SECTION - 1));
+	return (unsigned long)page_allocator.chunk_nr[idx >> MAP_CHUNK_SHIFT]
+		       << MAP_CHUNK_SHIFT |
+	       (idx & (MAP_CHUNK_PAGES - 1));
+}
+
+/* The address of @page's memory: the direct map of its pfn. */
+static inline void *__page_address(const struct page *page)
+{
+	return phys_to_virt(PFN_PHYS(__page_to_pfn(page)));
 }
 
 /* Free-list primitives, shared by the allocator and the hand-off. */

@@ -3,12 +3,16 @@
  * conversions over it.
  *
  * A section (2^SECTION_SIZE_BITS bytes) is present when any memory region
- * touches it. The struct pages of all present sections form one array
- * allocated from memblock (so it is reserved and never reaches the buddy
- * allocator), in ascending section order, PAGES_PER_SECTION bytes each.
- * section_slot[] maps a section number, relative to the first present one,
- * to its slot in that array; slot_section[] maps back. Both tables come
- * from the same allocation and count as metadata.
+ * touches it, and its map covers the chunks (MAP_CHUNK_PAGES pages, see
+ * page_state.h) between the first and the last that memory touches. The
+ * pieces of all present sections form one array allocated from memblock
+ * (so it is reserved and never reaches the buddy allocator), in ascending
+ * order. Two small tables describe it: sections[] (pfn to page) and
+ * chunk_nr[] (page to pfn), and the hand-off's deferred runs (see
+ * page_init.c). They live in a static area when they fit, so
+ * that a small machine's map fills whole pages and nothing else takes a
+ * page; otherwise they follow the map in its allocation. Either way they
+ * count as metadata.
  */
 #include <arch/memory.h>
 #include <lib/errno.h>
@@ -18,94 +22,161 @@
 #include "page_state.h"
 #include "sparse.h"
 
+/* Room for the tables of a machine of up to about a dozen sections. */
+static unsigned long static_tables[256];
+
+struct present_sections {
+	unsigned long nr_sections;
+	unsigned long nr_map;			/* pages the map covers */
+	unsigned long last_section;
+};
+
 /*
- * Visit every present section once, in ascending order. @fn may be NULL.
- * Return: the number of present sections; *@first and *@last bound them.
+ * Visit every present section once, in ascending order, with the pages
+ * [lo, hi) of it that its map must cover: from the first chunk memory
+ * touches to the last. @fn may be NULL. Fills in *@ps.
  */
-static unsigned long for_each_present_section(void (*fn)(unsigned long section,
-							 unsigned long slot),
-					      unsigned long *first,
-					      unsigned long *last)
+static void for_each_present_section(void (*fn)(unsigned long section,
+						unsigned long lo,
+						unsigned long hi),
+				     struct present_sections *ps)
 {
 	const struct memblock_type *mem = &memblock.memory;
-	unsigned long nr = 0;
+	unsigned long cur = 0, lo = 0, hi = 0;
 
+	*ps = (struct present_sections){ 0 };
 	for (unsigned long i = 0; i < mem->cnt; i++) {
 		const struct memblock_region *r = &mem->regions[i];
-		unsigned long spfn = pfn_up(r->base);
+		unsigned long pfn = pfn_up(r->base);
 		unsigned long epfn = PHYS_PFN(r->base + r->size);
-		unsigned long s0, s1;
 
-		if (spfn >= epfn)
-			continue;	/* not one whole page */
-		s0 = spfn >> PFN_SECTION_SHIFT;
-		s1 = (epfn - 1) >> PFN_SECTION_SHIFT;
-		if (nr && s0 <= *last)
-			s0 = *last + 1;	/* shared with the previous region */
-		if (s0 > s1)
-			continue;
-		if (!nr)
-			*first = s0;
-		for (unsigned long s = s0; fn && s <= s1; s++)
-			fn(s, nr + (s - s0));
-		nr += s1 - s0 + 1;
-		*last = s1;
+		while (pfn < epfn) {
+			unsigned long stop = MIN(epfn, (pfn | (PAGES_PER_SECTION - 1)) + 1);
+			unsigned long section = pfn >> PFN_SECTION_SHIFT;
+			unsigned long l = ALIGN_DOWN(pfn & (PAGES_PER_SECTION - 1),
+						     MAP_CHUNK_PAGES);
+			unsigned long h = ALIGN_UP(((stop - 1) &
+						    (PAGES_PER_SECTION - 1)) + 1,
+						   MAP_CHUNK_PAGES);
+
+			/* Regions ascend: a shared section only grows upwards. */
+			if (ps->nr_sections && section == cur) {
+				hi = h;
+			} else {
+				if (ps->nr_sections) {
+					ps->nr_map += hi - lo;
+					if (fn)
+						fn(cur, lo, hi);
+				}
+				ps->nr_sections++;
+				cur = section;
+				lo = l;
+				hi = h;
+			}
+			pfn = stop;
+		}
 	}
-	return nr;
+	if (ps->nr_sections) {
+		ps->nr_map += hi - lo;
+		ps->last_section = cur;
+		if (fn)
+			fn(cur, lo, hi);
+	}
 }
 
-static void set_slot(unsigned long section, unsigned long slot)
+/* Append a present section to the tables, in ascending order. */
+static void add_section(unsigned long section, unsigned long lo,
+			unsigned long hi)
 {
 	struct page_allocator *pa = &page_allocator;
+	struct mem_section *ms = &pa->sections[pa->nr_sections++];
+	unsigned long first = (section << PFN_SECTION_SHIFT) + lo;
 
-	pa->section_slot[section - pa->first_section] = (uint32_t)slot;
-	pa->slot_section[slot] = section;
+	*ms = (struct mem_section){ section, pa->nr_map, (uint32_t)lo,
+				    (uint32_t)hi };
+	for (unsigned long i = 0; i < hi - lo; i += MAP_CHUNK_PAGES)
+		pa->chunk_nr[(pa->nr_map + i) >> MAP_CHUNK_SHIFT] =
+			(uint32_t)((first + i) >> MAP_CHUNK_SHIFT);
+	pa->nr_map += hi - lo;
 }
 
-int sparse_init(void)
+int sparse_init(unsigned long nr_runs)
 {
 	struct page_allocator *pa = &page_allocator;
-	unsigned long first = 0, last = 0, nr_slots;
-	size_t map_bytes, slot_bytes, span_bytes;
+	struct present_sections ps;
+	size_t map_bytes, table_bytes, alloc;
 	phys_addr_t phys;
-	char *base;
+	char *base, *tables;
 
-	nr_slots = for_each_present_section(NULL, &first, &last);
-	if (!nr_slots) {
+	for_each_present_section(NULL, &ps);
+	if (!ps.nr_sections) {
 		pr_err("memblock_free_all: no memory to hand out: memblock has "
 		       "no whole page of memory\n");
 		return -ENOMEM;
 	}
-	if (nr_slots >= NO_SLOT || last - first >= (1UL << 40)) {
-		pr_err("memblock_free_all: memory spans sections %#lx-%#lx, too "
-		       "far apart for the section table\n", first, last);
+	/* chunk_nr[] holds a chunk's pfn >> MAP_CHUNK_SHIFT in 32 bits. */
+	if (((ps.last_section + 1) << PFN_SECTION_SHIFT >> MAP_CHUNK_SHIFT) >
+	    UINT32_MAX) {
+		pr_err("memblock_free_all: memory reaches section %#lx, too "
+		       "high for the chunk table\n", ps.last_section);
 		return -ERANGE;
 	}
-	map_bytes = nr_slots << PFN_SECTION_SHIFT;
-	slot_bytes = nr_slots * sizeof(*pa->slot_section);
-	span_bytes = (last - first + 1) * sizeof(*pa->section_slot);
-	phys = memblock_phys_alloc(map_bytes + slot_bytes + span_bytes,
-				   PAGE_SIZE);
+	map_bytes = ps.nr_map * sizeof(struct page);
+	table_bytes = nr_runs * sizeof(struct deferred_run) +
+		      ps.nr_sections * sizeof(struct mem_section) +
+		      (ps.nr_map >> MAP_CHUNK_SHIFT) * sizeof(uint32_t);
+	alloc = map_bytes;
+	if (table_bytes > sizeof(static_tables))
+		alloc = ALIGN_UP(map_bytes, sizeof(long)) + table_bytes;
+	phys = memblock_phys_alloc(alloc, PAGE_SIZE);
 	if (!phys) {
 		pr_err("memblock_free_all: cannot allocate %zu bytes of page "
-		       "metadata for %lu sections\n",
-		       map_bytes + slot_bytes + span_bytes, nr_slots);
+		       "metadata for %lu sections\n", alloc, ps.nr_sections);
 		return -ENOMEM;
 	}
 
 	base = phys_to_virt(phys);
+	tables = alloc == map_bytes ? (char *)static_tables
+				    : base + ALIGN_UP(map_bytes, sizeof(long));
 	pa->map = (struct page *)base;
-	pa->slot_section = (unsigned long *)(base + map_bytes);
-	pa->section_slot = (uint32_t *)(base + map_bytes + slot_bytes);
-	pa->nr_slots = nr_slots;
-	pa->first_section = first;
-	pa->nr_span = last - first + 1;
-	pa->metadata_bytes = map_bytes + slot_bytes + span_bytes;
-	/* Every page is reserved until the hand-off frees it. */
-	memset(pa->map, PG_RESERVED, map_bytes);
-	memset(pa->section_slot, 0xff, span_bytes);	/* NO_SLOT */
-	for_each_present_section(set_slot, &first, &last);
+	pa->deferred = (struct deferred_run *)tables;
+	pa->max_runs = nr_runs;
+	pa->nr_runs = 0;
+	pa->nr_deferred = 0;
+	tables += nr_runs * sizeof(struct deferred_run);
+	pa->sections = (struct mem_section *)tables;
+	pa->chunk_nr = (uint32_t *)(tables + ps.nr_sections *
+				    sizeof(struct mem_section));
+	pa->nr_sections = 0;
+	pa->nr_map = 0;
+	for_each_present_section(add_section, &ps);
+	pa->metadata_bytes = map_bytes + table_bytes;
+	pa->metadata_alloc = alloc;
 	return 0;
+}
+
+struct page *__pfn_to_page(unsigned long pfn)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long section = pfn >> PFN_SECTION_SHIFT;
+	unsigned long off = pfn & (PAGES_PER_SECTION - 1);
+	unsigned long lo = 0, hi = pa->nr_sections;
+
+	while (lo < hi) {
+		unsigned long mid = lo + (hi - lo) / 2;
+		const struct mem_section *ms = &pa->sections[mid];
+
+		if (ms->section < section) {
+			lo = mid + 1;
+		} else if (ms->section > section) {
+			hi = mid;
+		} else {
+			if (off < ms->lo || off >= ms->hi)
+				return NULL;
+			return &pa->map[ms->start + (off - ms->lo)];
+		}
+	}
+	return NULL;
 }
 
 struct page *pfn_to_page(unsigned long pfn)
@@ -125,7 +196,7 @@ phys_addr_t page_to_phys(const struct page *page)
 
 void *page_address(const struct page *page)
 {
-	return phys_to_virt(page_to_phys(page));
+	return __page_address(page);
 }
 
 /* virt_to_page - the struct page of the page holding @addr, or NULL. */

@@ -6,9 +6,10 @@
 
 /*
  * sparse_init - find the present sections, allocate and reserve their
- * struct pages and the section tables from memblock, mark every page
- * RESERVED. Return: 0, or a negative errno (reported) with nothing set up.
+ * struct pages, the section tables and room for @nr_runs deferred runs
+ * from memblock. The struct page bytes are left for the hand-off to write.
+ * Return: 0, or a negative errno (reported) with nothing set up.
  */
-int sparse_init(void);
+int sparse_init(unsigned long nr_runs);
 
 #endif /* MM_SPARSE_H */

@@ -87,7 +87,13 @@ unsigned long nr_free_pages(void);
 unsigned long nr_free_blocks(unsigned int order);
 /* Pages the allocator manages: free or allocated, not reserved. */
 unsigned long nr_managed_pages(void);
-/* Bytes of per-page metadata and section tables (see memblock_free_all). */
+/*
+ * page_metadata_bytes - bytes of per-page metadata and its tables: one
+ * byte per page of each present section between the first and the last
+ * top-order block (at least; see mm/page_state.h) that memory touches,
+ * plus a few hundred bytes per present section. The map is allocated in
+ * whole pages: the hand-off message says how many it keeps.
+ */
 size_t page_metadata_bytes(void);
 
 /* show_buddyinfo - print free blocks per order in /proc/buddyinfo style. */

@@ -12,7 +12,10 @@
  *   - a block not naturally aligned, or crossing a section;
  *   - two free buddies of one order left unmerged;
  *   - a free-list node that is corrupt or not a free head of its order;
- *   - counts that disagree: list lengths, free_area[].nr_free, free
+ *   - deferred top-order runs (blocks the hand-off did not link) that are
+ *     out of order, misaligned, or not free heads in the page map;
+ *   - counts that disagree: list lengths and deferred blocks,
+ *     free_area[].nr_free, free
  *     blocks found in the map, nr_free_pages(), nr_managed_pages().
  * Return: the number of problems found, 0 when the state is sound.
  */

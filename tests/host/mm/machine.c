@@ -35,8 +35,11 @@ void snapshot_take(struct snapshot *s)
 	memcpy(s->map, pa->map, s->bytes);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		s->blocks[o] = pa->free_area[o].nr_free;
-	s->nr_free = pa->nr_free;
+	s->nr_free = nr_free_pages();
 	s->nr_managed = pa->nr_managed;
+	s->nr_runs = pa->nr_runs;
+	s->runs = malloc(pa->nr_runs * sizeof(*s->runs) + 1);
+	memcpy(s->runs, pa->deferred, pa->nr_runs * sizeof(*s->runs));
 }
 
 bool snapshot_same(const struct snapshot *s)
@@ -46,14 +49,24 @@ bool snapshot_same(const struct snapshot *s)
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		if (s->blocks[o] != pa->free_area[o].nr_free)
 			return false;
-	return s->nr_free == pa->nr_free && s->nr_managed == pa->nr_managed &&
+	return s->nr_free == nr_free_pages() && s->nr_managed == pa->nr_managed &&
 	       s->bytes == nr_map_pages() &&
 	       memcmp(s->map, pa->map, s->bytes) == 0 &&
 	       page_alloc_check() == 0;
 }
 
+bool snapshot_runs_same(const struct snapshot *s)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	return s->nr_runs == pa->nr_runs &&
+	       memcmp(s->runs, pa->deferred, s->nr_runs * sizeof(*s->runs)) == 0;
+}
+
 void snapshot_drop(struct snapshot *s)
 {
 	free(s->map);
+	free(s->runs);
 	s->map = NULL;
+	s->runs = NULL;
 }

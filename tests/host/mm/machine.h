@@ -29,16 +29,24 @@ void machine_map(phys_addr_t span);
 #define STD_BASE	(2 * SZ_1G)
 bool std_machine(unsigned int nr_top);
 
-/* A copy of the whole allocator state, to prove a refusal changed nothing. */
+/*
+ * A copy of the whole allocator state, to prove a refusal changed nothing.
+ * snapshot_same() compares what is free (the page map and the counts), so
+ * that a block taken from a deferred run and freed onto its list again
+ * counts as the same state; snapshot_runs_same() compares the runs too.
+ */
 struct snapshot {
 	unsigned char *map;
 	size_t bytes;
 	unsigned long blocks[NR_PAGE_ORDERS];
 	unsigned long nr_free, nr_managed;
+	struct deferred_run *runs;
+	unsigned long nr_runs;
 };
 
 void snapshot_take(struct snapshot *s);
 bool snapshot_same(const struct snapshot *s);
+bool snapshot_runs_same(const struct snapshot *s);
 void snapshot_drop(struct snapshot *s);
 
 #define EXPECT_SOUND()	EXPECT(page_alloc_check() == 0, "invariant checker")

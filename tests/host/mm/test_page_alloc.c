@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <arch/cpu.h>
 #include "machine.h"
 
@@ -218,7 +219,7 @@ static bool handoff_pfn0(void)
 	machine_map(2 * TOP_BYTES);
 	EXPECT(memblock_add(0, 2 * TOP_BYTES) == 0, "bank at 0");
 	given = memblock_free_all();
-	EXPECT(given == 2 * TOP_PAGES - PFN_UP(page_metadata_bytes()),
+	EXPECT(given == 2 * TOP_PAGES - PFN_UP(page_allocator.metadata_alloc),
 	       "given %lu", given);
 	EXPECT(pfn_to_page(0) && pfn_to_page(0)->state == (PG_FREE | MAX_PAGE_ORDER),
 	       "pfn 0 heads a top block");
@@ -247,7 +248,7 @@ static bool handoff_banks_holes_above_4g(void)
 	given = memblock_free_all();
 	/* Whole pages: s1 loses its last partial page; b3's bank its no-map. */
 	expect = PHYS_PFN(s1) + TOP_PAGES - 3 + TOP_PAGES + 9 - 16 -
-		 PFN_UP(page_metadata_bytes());
+		 PFN_UP(page_allocator.metadata_alloc);
 	EXPECT(given == expect, "given %lu, expected %lu", given, expect);
 	EXPECT(nr_managed_pages() == given && nr_free_pages() == given, "counts");
 	EXPECT(pfn_to_page(PHYS_PFN(4 * SZ_1G)) == NULL, "missing section");
@@ -275,6 +276,80 @@ static bool handoff_frees_large_blocks(void)
 	return true;
 }
 
+/* Resident host pages in [@base, @base + @size), outside [@skip, +@skip_size). */
+static unsigned long resident_pages(phys_addr_t base, phys_addr_t size,
+				    phys_addr_t skip, phys_addr_t skip_size)
+{
+	unsigned long n = size / SZ_4K, count = 0;
+	unsigned char *vec = malloc(n);
+
+	if (mincore(phys_to_virt(base), size, vec))
+		n = 0;
+	for (unsigned long i = 0; i < n; i++)
+		if ((vec[i] & 1) && (base + i * SZ_4K < skip ||
+				     base + i * SZ_4K >= skip + skip_size))
+			count++;
+	free(vec);
+	return count;
+}
+
+/*
+ * The hand-off writes metadata and a few list nodes at the ends of each
+ * free range, never into the top-order blocks between: they are deferred,
+ * and alloc_pages() carves them one at a time, highest first.
+ */
+static bool handoff_touches_no_top_block(void)
+{
+	unsigned long top, got = 0, last_pfn = ~0UL;
+	struct page **blocks;
+	phys_addr_t meta;
+	struct snapshot base;
+
+	machine_map(2 * SZ_1G);
+	EXPECT(memblock_add(SZ_1G, SZ_1G) == 0, "1 GiB");
+	EXPECT(memblock_free_all(), "hand-off");
+	meta = virt_to_phys(page_allocator.map);
+	top = nr_free_blocks(MAX_PAGE_ORDER);
+	EXPECT(page_allocator.nr_deferred == top && top >= SZ_1G / TOP_BYTES - 1,
+	       "%lu of %lu top-order blocks deferred", page_allocator.nr_deferred,
+	       top);
+	EXPECT(resident_pages(SZ_1G, SZ_1G, meta, PFN_PHYS(PFN_UP(
+		       page_allocator.metadata_alloc))) <= NR_PAGE_ORDERS,
+	       "%lu pages of RAM touched", resident_pages(SZ_1G, SZ_1G, meta,
+	       PFN_PHYS(PFN_UP(page_allocator.metadata_alloc))));
+	EXPECT_SOUND();
+
+	snapshot_take(&base);
+	blocks = calloc(top + 1, sizeof(*blocks));
+	while ((blocks[got] = alloc_pages(__GFP_NOWARN, MAX_PAGE_ORDER))) {
+		EXPECT(page_to_pfn(blocks[got]) < last_pfn, "highest first");
+		last_pfn = page_to_pfn(blocks[got]);
+		EXPECT(++got <= top, "more top-order blocks than counted");
+		if (got % 64 == 0)
+			EXPECT_SOUND();
+	}
+	EXPECT(got == top && page_allocator.nr_deferred == 0 &&
+	       page_allocator.nr_runs == 0, "%lu of %lu", got, top);
+	EXPECT_SOUND();
+	while (got)
+		__free_pages(blocks[--got], MAX_PAGE_ORDER);
+	EXPECT(snapshot_same(&base), "all free again, on the list now");
+	EXPECT(page_allocator.nr_deferred == 0 &&
+	       nr_free_blocks(MAX_PAGE_ORDER) == top, "linked when freed");
+	snapshot_drop(&base);
+	free(blocks);
+	return true;
+}
+
+/*
+ * Bytes of tables per present section: its entry, and one per chunk; and
+ * for the whole machine, one deferred run per free range.
+ */
+#define SECTION_TABLE_BYTES						\
+	(sizeof(struct mem_section) +					\
+	 (PAGES_PER_SECTION / MAP_CHUNK_PAGES) * sizeof(uint32_t))
+#define RUN_TABLE_BYTES	(page_allocator.max_runs * sizeof(struct deferred_run))
+
 /* Measured metadata per page, and hand-off time, for growing machines. */
 static bool metadata_and_handoff_scale(void)
 {
@@ -300,11 +375,90 @@ static bool metadata_and_handoff_scale(void)
 		       page_allocator.handoff_blocks,
 		       page_allocator.handoff_blocks / gib[i],
 		       (double)(t1 - t0) / 1e6);
-		EXPECT(page_metadata_bytes() <= pages + 64 * page_allocator.nr_span,
+		EXPECT(page_metadata_bytes() <= pages + RUN_TABLE_BYTES +
+						       SECTION_TABLE_BYTES *
+						       page_allocator.nr_sections,
 		       "one byte per page and a few per section");
 		EXPECT(t1 - t0 < 2000000000ull, "hand-off took over 2 s");
 	}
 	return true;
+}
+
+/* One layout: @nr banks; metadata near one byte per page, no page wasted. */
+static bool metadata_fits(const char *name, const phys_addr_t (*bank)[2],
+			  unsigned int nr)
+{
+	unsigned long pages = 0, chunked = 0, sections, kept;
+	phys_addr_t span = bank[nr - 1][0] + bank[nr - 1][1];
+	size_t bytes;
+
+	memblock_reset_for_test();
+	page_alloc_reset_for_test();
+	machine_map(span);
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned long s = PHYS_PFN(bank[i][0]);
+		unsigned long e = PHYS_PFN(bank[i][0] + bank[i][1]);
+
+		EXPECT(memblock_add(bank[i][0], bank[i][1]) == 0, "%s", name);
+		pages += e - s;
+		/* The banks here share no chunk: each rounds out on its own. */
+		chunked += ALIGN_UP(e, MAP_CHUNK_PAGES) -
+			   ALIGN_DOWN(s, MAP_CHUNK_PAGES);
+	}
+	kept = pages - memblock_free_all();
+	bytes = page_metadata_bytes();
+	sections = page_allocator.nr_sections;
+	printf("# %-22s %8lu pages, %3lu sections: metadata %8zu bytes = "
+	       "%.4f bytes/page, %lu pages kept\n", name, pages, sections,
+	       bytes, (double)bytes / pages, kept);
+	/* The map covers whole chunks of memory, the tables a few per section. */
+	EXPECT(bytes <= chunked + sections * SECTION_TABLE_BYTES +
+			RUN_TABLE_BYTES,
+	       "%s: %zu bytes", name, bytes);
+	EXPECT(bytes <= pages + sections * (2 * (MAP_CHUNK_PAGES - 1) +
+					    SECTION_TABLE_BYTES) + RUN_TABLE_BYTES,
+	       "%s: %zu bytes", name, bytes);
+	if (chunked == pages)
+		EXPECT(bytes <= pages + sections * SECTION_TABLE_BYTES +
+				RUN_TABLE_BYTES,
+		       "%s: %zu bytes for %lu pages", name, bytes, pages);
+	/* What is kept is the allocation in whole pages, nothing more. */
+	EXPECT(kept == PFN_UP(page_allocator.metadata_alloc) &&
+	       page_allocator.metadata_alloc <= bytes + sizeof(long),
+	       "%s: %lu pages kept for %zu bytes", name, kept, bytes);
+	/* Small machines keep their tables out of the map's pages. */
+	if (sections * SECTION_TABLE_BYTES + RUN_TABLE_BYTES <= 2048)
+		EXPECT(kept == PFN_UP(chunked), "%s: %lu pages kept", name, kept);
+	EXPECT_SOUND();
+	return true;
+}
+
+/*
+ * About one byte per page of RAM, for small and odd sizes too:
+ *   16M, 32M            |mm..............|           (part of one section)
+ *   129M                |mmmmmmmmmmmmmmmm|m.........|
+ *   17M + 5 pages       |.mmmm...........|           (unaligned both ends)
+ *   1G, 5G with a hole  |mmmm|mmmm|....|....|mmmm|mmmm|mmmm|
+ *   two far banks       |mm..|.....  62 GiB  .....|mm..|
+ */
+static bool metadata_one_byte_per_page(void)
+{
+	static const phys_addr_t m16[][2] = { { 2 * SZ_1G, 16 * SZ_1M } };
+	static const phys_addr_t m32[][2] = { { 2 * SZ_1G, 32 * SZ_1M } };
+	static const phys_addr_t m129[][2] = { { 2 * SZ_1G, 129 * SZ_1M } };
+	static const phys_addr_t odd[][2] = {
+		{ 2 * SZ_1G + 3 * SZ_4K, 17 * SZ_1M + 5 * SZ_4K } };
+	static const phys_addr_t g1[][2] = { { SZ_1G, SZ_1G } };
+	static const phys_addr_t g5[][2] = { { 0, 2 * SZ_1G },
+					     { 4 * SZ_1G, 3 * SZ_1G } };
+	static const phys_addr_t far[][2] = { { 2 * SZ_1G, 16 * SZ_1M },
+					      { 64 * SZ_1G, 16 * SZ_1M } };
+
+	return metadata_fits("16M", m16, 1) && metadata_fits("32M", m32, 1) &&
+	       metadata_fits("129M", m129, 1) &&
+	       metadata_fits("17M + 5 pages, odd", odd, 1) &&
+	       metadata_fits("1G", g1, 1) && metadata_fits("5G with a hole", g5, 2) &&
+	       metadata_fits("two banks 62G apart", far, 2);
 }
 
 static bool handoff_twice_and_memblock_after_refused(void)
@@ -339,7 +493,9 @@ static const struct host_test tests[] = {
 	HOST_TEST(handoff_pfn0),
 	HOST_TEST(handoff_banks_holes_above_4g),
 	HOST_TEST(handoff_frees_large_blocks),
+	HOST_TEST(handoff_touches_no_top_block),
 	HOST_TEST(metadata_and_handoff_scale),
+	HOST_TEST(metadata_one_byte_per_page),
 	HOST_TEST(handoff_twice_and_memblock_after_refused),
 	HOST_TEST(handoff_without_memory_refused),
 };

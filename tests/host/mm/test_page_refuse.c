@@ -22,7 +22,7 @@ static bool refused(struct page *page, unsigned int order, int err,
 		 pfn, order, why);
 	EXPECT(got == err, "returned %d, expected %d", got, err);
 	EXPECT(console_says(msg), "no \"%s\" on the console", msg);
-	EXPECT(snapshot_same(&base), "state changed");
+	EXPECT(snapshot_same(&base) && snapshot_runs_same(&base), "state changed");
 	snapshot_drop(&base);
 	return true;
 }
@@ -42,6 +42,28 @@ static bool refuse_double_free(void)
 		       "double free (inside the free block"), "inside");
 	EXPECT(refused(p, MAX_PAGE_ORDER, FREE_REFUSED_DOUBLE_FREE,
 		       page_to_pfn(p), "double free"), "whole top block");
+	return true;
+}
+
+/* The hand-off's deferred top-order blocks are free like any other. */
+static bool refuse_free_of_deferred_block(void)
+{
+	struct page_allocator *pa = &page_allocator;
+	struct page *p;
+
+	if (!std_machine(2))
+		return false;
+	EXPECT(pa->nr_runs == 1 && pa->nr_deferred == 2, "two blocks deferred");
+	p = pfn_to_page(pa->deferred[0].pfn);
+	EXPECT(refused(p, MAX_PAGE_ORDER, FREE_REFUSED_DOUBLE_FREE,
+		       page_to_pfn(p), "double free (free block of order"),
+	       "deferred head");
+	EXPECT(refused(p, 0, FREE_REFUSED_DOUBLE_FREE, page_to_pfn(p),
+		       "double free"), "deferred head at order 0");
+	EXPECT(refused(p + 8, 3, FREE_REFUSED_DOUBLE_FREE, page_to_pfn(p) + 8,
+		       "double free (inside the free block"), "inside");
+	EXPECT(refused(p + TOP_PAGES, MAX_PAGE_ORDER, FREE_REFUSED_DOUBLE_FREE,
+		       page_to_pfn(p) + TOP_PAGES, "double free"), "second");
 	return true;
 }
 
@@ -124,6 +146,7 @@ static bool checker_sees_every_broken_invariant(void)
 	struct page_allocator *pa = &page_allocator;
 	struct page *p, *q;
 	struct free_block *node;
+	unsigned int o;
 	uint8_t saved;
 
 	if (!std_machine(2))
@@ -143,13 +166,14 @@ static bool checker_sees_every_broken_invariant(void)
 	p->state = PG_ALLOC | 3;
 	EXPECT_SOUND();
 
-	pa->nr_free++;					/* counts */
-	EXPECT(page_alloc_check() > 0 && console_says("nr_free_pages() says"),
-	       "count");
-	pa->nr_free--;
-	pa->free_area[MAX_PAGE_ORDER].nr_free++;
-	EXPECT(page_alloc_check() > 0 && console_says("nr_free says"), "list");
+	pa->free_area[MAX_PAGE_ORDER].nr_free++;	/* counts */
+	EXPECT(page_alloc_check() > 0 && console_says("nr_free says") &&
+	       console_says("nr_free_pages() says"), "count");
 	pa->free_area[MAX_PAGE_ORDER].nr_free--;
+	pa->nr_managed++;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("managed"), "managed");
+	pa->nr_managed--;
 	EXPECT_SOUND();
 
 	/* Two order-0 buddies put on the list without merging. */
@@ -161,12 +185,10 @@ static bool checker_sees_every_broken_invariant(void)
 	q->state = PG_FREE | 0;
 	free_area_add(0, p);
 	free_area_add(0, q);
-	pa->nr_free += 2;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("left unmerged"), "merge");
 	free_area_del(0, p);
 	free_area_del(0, q);
-	pa->nr_free -= 2;
 	p->state = q->state = PG_ALLOC | 0;
 	EXPECT_SOUND();
 
@@ -179,12 +201,45 @@ static bool checker_sees_every_broken_invariant(void)
 	q->state = PG_ALLOC | 0;
 	EXPECT_SOUND();
 
-	/* A write into free memory. */
-	node = page_address(virt_to_page(pa->free_area[MAX_PAGE_ORDER].list.next));
+	/* Tables that no longer describe the map. */
+	pa->chunk_nr[0]++;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("chunk table disagrees"),
+	       "chunk table");
+	pa->chunk_nr[0]--;
+	pa->sections[0].lo += MAP_CHUNK_PAGES;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("section tables disagree"),
+	       "section table");
+	pa->sections[0].lo -= MAP_CHUNK_PAGES;
+	EXPECT_SOUND();
+
+	/* Deferred runs that no longer match the map. */
+	EXPECT(pa->nr_runs == 1 && pa->nr_deferred == 1, "one block deferred");
+	pa->deferred[0].nr++;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("deferred runs hold"),
+	       "run length");
+	pa->deferred[0].nr--;
+	pa->deferred[0].pfn++;
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("misaligned"), "run");
+	pa->deferred[0].pfn--;
+	EXPECT_SOUND();
+
+	/* A write into free memory: into the first block on a list. */
+	for (o = 0; pa->free_area[o].list.next == &pa->free_area[o].list; o++)
+		EXPECT(o < MAX_PAGE_ORDER, "no block on any list");
+	node = pa->free_area[o].list.next;
 	node->check ^= 1;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("corrupt"), "free memory");
 	node->check ^= 1;
+	EXPECT_SOUND();
+	node->page++;					/* names another page */
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("corrupt"), "node page");
+	node->page--;
 	EXPECT_SOUND();
 	return true;
 }
@@ -261,6 +316,7 @@ static bool fill_refuses_when_out_of_slots(void)
 
 static const struct host_test tests[] = {
 	HOST_TEST(refuse_double_free),
+	HOST_TEST(refuse_free_of_deferred_block),
 	HOST_TEST(refuse_wrong_order),
 	HOST_TEST(refuse_misaligned_and_inside),
 	HOST_TEST(refuse_reserved_page),
