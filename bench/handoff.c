@@ -1,0 +1,95 @@
+/*
+ * handoff.c - the cost of memblock_free_all(), and what it leaves behind.
+ *
+ * One hand-off per process (one process holds one allocator). @gib GiB of
+ * simulated RAM are mapped MAP_NORESERVE, so that only what the allocator
+ * touches is backed, with the reservations a boot typically makes: a 2 MiB
+ * kernel image near the bottom, a 16 MiB initrd in the middle, a 64 KiB
+ * DTB near the top. Reported:
+ *   handoff_ns       memblock_free_all() alone;
+ *   setup_ns         mmap + memblock_add + reservations + hand-off;
+ *   rss_kib          resident memory the hand-off added: proves sparseness;
+ *   pages_given      its return value;
+ *   free_blocks      free blocks of all orders afterwards, and top_blocks
+ *                    those of MAX_PAGE_ORDER;
+ *   metadata_bytes_per_page
+ *                    pages neither handed out nor reserved by us, i.e. kept
+ *                    by the allocator for itself, in bytes per page of RAM.
+ */
+#include <stdio.h>
+#include <mm/mm.h>
+#include "bench.h"
+#include "map.h"
+
+static const struct {
+	const char *what;
+	unsigned long offset;	/* from the bottom; negative from the top */
+	unsigned long size;
+	bool from_top;
+} reservations[] = {
+	{ "kernel image", 2UL << 20, 2UL << 20, false },
+	{ "initrd", 0, 16UL << 20, false },	/* placed in the middle */
+	{ "DTB", 1UL << 20, 64UL << 10, true },
+};
+
+int bench_handoff(const struct bench_opts *o)
+{
+	unsigned long bytes = o->gib << 30, total = bytes >> PAGE_SHIFT;
+	unsigned long ours = 0, given, blocks = 0, kept, rss0, rss1;
+	uint64_t t_setup, t0, t1;
+	phys_addr_t base;
+	char variant[16];
+
+	if (!o->gib || o->gib > 4096)
+		bench_die("handoff: gib=%lu is not between 1 and 4096", o->gib);
+	snprintf(variant, sizeof(variant), "%lu", o->gib);
+	rss0 = bench_rss_kib();
+	t_setup = bench_now_ns();
+	base = bench_map(bytes, 1UL << SECTION_SIZE_BITS);
+	if (memblock_add(base, bytes))
+		bench_die("handoff: memblock_add refused %lu GiB", o->gib);
+	for (size_t i = 0; i < sizeof(reservations) / sizeof(*reservations);
+	     i++) {
+		phys_addr_t at = reservations[i].from_top ?
+			base + bytes - reservations[i].offset :
+			base + (reservations[i].offset ?: bytes / 2);
+
+		if (memblock_reserve(at, reservations[i].size))
+			bench_die("handoff: cannot reserve the %s",
+				  reservations[i].what);
+		ours += reservations[i].size >> PAGE_SHIFT;
+	}
+	t0 = bench_now_ns();
+	given = memblock_free_all();
+	t1 = bench_now_ns();
+	t_setup = t1 - t_setup;
+	rss1 = bench_rss_kib();
+
+	if (nr_free_pages() != given)
+		bench_die("handoff: %lu pages given, %lu free", given,
+			  nr_free_pages());
+	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++)
+		blocks += nr_free_blocks(order);
+	kept = total - given - ours;
+	bench_emit("handoff", variant, -1, "handoff_ns", 1, (double)(t1 - t0));
+	bench_emit("handoff", variant, -1, "setup_ns", 1, (double)t_setup);
+	bench_emit("handoff", variant, -1, "rss_kib", 1, (double)(rss1 - rss0));
+	bench_emit("handoff", variant, -1, "pages_given", 1, (double)given);
+	bench_emit("handoff", variant, -1, "free_blocks", 1, (double)blocks);
+	bench_emit("handoff", variant, -1, "top_blocks", 1,
+		   (double)nr_free_blocks(MAX_PAGE_ORDER));
+	bench_emit("handoff", variant, -1, "kept_pages", 1, (double)kept);
+	bench_emit("handoff", variant, -1, "metadata_bytes_per_page", 1,
+		   (double)kept * PAGE_SIZE / (double)total);
+
+	/* The heap must work: one top-order block out and back. */
+	struct page *p = alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER);
+
+	if (!p)
+		bench_die("handoff: no order-%d block after the hand-off",
+			  MAX_PAGE_ORDER);
+	__free_pages(p, MAX_PAGE_ORDER);
+	if (nr_free_pages() != given)
+		bench_die("handoff: the heap lost pages");
+	return 0;
+}
