@@ -21,6 +21,9 @@
 
 #define BENCH_PAGE_SHIFT	12
 #define BENCH_PAGE_SIZE		(1UL << BENCH_PAGE_SHIFT)
+/* Pages of address space a heap gets beyond what a scenario asks for: room
+ * for the allocator's metadata, which it takes from the heap (128 MiB). */
+#define BENCH_SLACK_PAGES	(1UL << 15)
 
 /*
  * The allocator under test: bench/alloc_*.c define this, and the matching
@@ -109,7 +112,8 @@ struct bench_held {
 };
 
 /*
- * bench_fresh_heap - make the heap (the buddy's; a no-op for the others).
+ * bench_fresh_heap - make a heap of at least @pages pages (the buddy's; a
+ * no-op for the others) holding free blocks of the top order only.
  * Return: the free page count to come back to, or -1 when unknown.
  */
 long bench_fresh_heap(unsigned long pages);

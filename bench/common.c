@@ -3,15 +3,37 @@
  * of the timed loops.
  */
 #include <stdlib.h>
-#include "bench.h"
+#include "adapter.h"
+
+/*
+ * The hand-off cuts each free range into the largest aligned blocks, so the
+ * ends of a range leave a few smaller ones. They are allocated here and kept
+ * for the life of the process, so that every scenario starts from a heap of
+ * top-order blocks only and does the same work in every run.
+ */
+static void keep_only_top_blocks(void)
+{
+	unsigned int max = bench_allocator.max_order;
+
+	for (unsigned int order = 0; order < max; order++)
+		while (bench_allocator.free_blocks(order) > 0)
+			if (!bench_alloc(order))
+				bench_die("order %u is listed free but cannot "
+					  "be allocated", order);
+}
 
 long bench_fresh_heap(unsigned long pages)
 {
-	int err = bench_allocator.heap_init(pages * BENCH_PAGE_SIZE);
+	unsigned int max = bench_allocator.max_order;
+	int err;
 
+	/* Two top-order blocks more than asked, and the allocator's own. */
+	pages += (2UL << max) + BENCH_SLACK_PAGES;
+	err = bench_allocator.heap_init(pages * BENCH_PAGE_SIZE);
 	if (err)
 		bench_die("cannot make a heap of %lu pages (error %d)", pages,
 			  err);
+	keep_only_top_blocks();
 	return bench_allocator.free_pages();
 }
 

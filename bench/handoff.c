@@ -14,9 +14,15 @@
  *                    those of MAX_PAGE_ORDER;
  *   metadata_bytes_per_page
  *                    pages neither handed out nor reserved by us, i.e. kept
- *                    by the allocator for itself, in bytes per page of RAM.
+ *                    by the allocator for itself, in bytes per page of RAM;
+ *   minor_faults     page faults taken during the hand-off, and fault_ns
+ *                    what one first touch of a page costs on this host:
+ *                    a host cost that bare metal does not pay, so that the
+ *                    report can say how much of the time it is.
  */
 #include <stdio.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <mm/mm.h>
 #include "bench.h"
 #include "map.h"
@@ -32,11 +38,36 @@ static const struct {
 	{ "DTB", 1UL << 20, 64UL << 10, true },
 };
 
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* The cost of one first touch of an anonymous page, in ns. */
+static double fault_cost(void)
+{
+	const unsigned long pages = 4096;
+	volatile char *m = (volatile char *)(uintptr_t)bench_map(
+		pages << PAGE_SHIFT, PAGE_SIZE);
+	uint64_t t0 = bench_now_ns();
+
+	for (unsigned long i = 0; i < pages; i++)
+		m[i << PAGE_SHIFT] = 1;
+	t0 = bench_now_ns() - t0;
+	munmap((void *)m, (pages + 1) << PAGE_SHIFT);	/* as bench_map() */
+	return (double)t0 / pages;
+}
+
 int bench_handoff(const struct bench_opts *o)
 {
 	unsigned long bytes = o->gib << 30, total = bytes >> PAGE_SHIFT;
 	unsigned long ours = 0, given, blocks = 0, kept, rss0, rss1;
 	uint64_t t_setup, t0, t1;
+	double fault_ns = fault_cost();
+	long faults;
 	phys_addr_t base;
 	char variant[16];
 
@@ -59,9 +90,11 @@ int bench_handoff(const struct bench_opts *o)
 				  reservations[i].what);
 		ours += reservations[i].size >> PAGE_SHIFT;
 	}
+	faults = minor_faults();
 	t0 = bench_now_ns();
 	given = memblock_free_all();
 	t1 = bench_now_ns();
+	faults = minor_faults() - faults;
 	t_setup = t1 - t_setup;
 	rss1 = bench_rss_kib();
 
@@ -70,6 +103,9 @@ int bench_handoff(const struct bench_opts *o)
 			  nr_free_pages());
 	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++)
 		blocks += nr_free_blocks(order);
+	if (given + ours > total)
+		bench_die("handoff: %lu pages given, but only %lu are not "
+			  "reserved", given, total - ours);
 	kept = total - given - ours;
 	bench_emit("handoff", variant, -1, "handoff_ns", 1, (double)(t1 - t0));
 	bench_emit("handoff", variant, -1, "setup_ns", 1, (double)t_setup);
@@ -81,6 +117,8 @@ int bench_handoff(const struct bench_opts *o)
 	bench_emit("handoff", variant, -1, "kept_pages", 1, (double)kept);
 	bench_emit("handoff", variant, -1, "metadata_bytes_per_page", 1,
 		   (double)kept * PAGE_SIZE / (double)total);
+	bench_emit("handoff", variant, -1, "minor_faults", 1, (double)faults);
+	bench_emit("handoff", variant, -1, "fault_ns", 1, fault_ns);
 
 	/* The heap must work: one top-order block out and back. */
 	struct page *p = alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER);

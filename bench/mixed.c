@@ -82,7 +82,7 @@ int bench_mixed(const struct bench_opts *o)
 		bench_die("mixed: no memory for %lu operations", o->iters);
 	peak = make_ops(ops, o->iters, o->blocks, o->seed, allocs);
 	/* Room for the peak four times over: a buddy heap fragments. */
-	base = bench_fresh_heap(4 * peak + (2UL << bench_allocator.max_order));
+	base = bench_fresh_heap(4 * peak);
 	for (unsigned int order = 0; order < MIX_ORDERS; order++)
 		bench_emit("mixed", "seed", order, "allocs", 0, allocs[order]);
 	bench_emit("mixed", "seed", -1, "peak_pages", 0, peak);

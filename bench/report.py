@@ -122,10 +122,15 @@ class Report:
             u = self.r.get(a, "pair", "used", 0, "pair_ns")
             fb = self.r.median("buddy", "pair", "fresh", 0, "pair_ns")
             ub = self.r.median("buddy", "pair", "used", 0, "pair_ns")
+            ins = [self.r.median(a, "pair", h, 0, "instructions")
+                   for h in ("fresh", "used")]
             rows.append((self.name(a), cell(f), ratio(f and f.median, fb),
-                         cell(u), ratio(u and u.median, ub)))
+                         cell(u), ratio(u and u.median, ub),
+                         " / ".join("–" if i is None else "%.0f" % i
+                                    for i in ins)))
         return table(["allocator", "fresh heap, ns", "vs buddyboot",
-                      "used heap, ns", "vs buddyboot"], rows) + \
+                      "used heap, ns", "vs buddyboot",
+                      "instructions, fresh / used"], rows) + \
             "\n\n" + self.commands("pair").split("\n")[0] + "\n\n" + \
             "\n".join("    " + l.strip() for l in self.commands(
                 "pair").split("\n")[2:] if "order=0" in l)
@@ -216,16 +221,20 @@ class Report:
                     return self.r.median(a, "handoff", g, -1, metric)
                 h = self.r.get(a, "handoff", g, -1, "handoff_ns")
                 s = self.r.get(a, "handoff", g, -1, "setup_ns")
+                faults = m("minor_faults")
                 rows.append((self.name(a), g, cell(h, 1e6), cell(s, 1e6),
                              "%.2f" % (h.median / 1e6 / int(g)),
+                             "{:,.0f} (≈ {:.1f} ms)".format(
+                                 faults, faults * m("fault_ns") / 1e6),
                              "%.1f" % (m("rss_kib") / 1024),
                              "{:,.0f}".format(m("pages_given")),
-                             "{:,.0f}".format(m("free_blocks")),
-                             "{:,.0f}".format(m("top_blocks")),
-                             "%.3f" % m("metadata_bytes_per_page")))
+                             "{:,.0f} ({:,.0f})".format(m("free_blocks"),
+                                                        m("top_blocks")),
+                             "%.4f" % m("metadata_bytes_per_page")))
         return table(["allocator", "GiB", "hand-off, ms", "whole setup, ms",
-                      "ms per GiB", "RSS added, MiB", "pages given",
-                      "free blocks", "top-order blocks",
+                      "ms per GiB", "page faults (≈ their cost)",
+                      "RSS added, MiB", "pages given",
+                      "free blocks (top order)",
                       "metadata bytes per page"], rows) + \
             "\n\n" + self.commands("handoff")
 
@@ -283,7 +292,7 @@ class Report:
                 for a in BUDDIES for g in self.r.variants("handoff")]
         meta = [m for m in meta if m is not None]
         at_most("metadata ≤ 1 byte per page (worst RAM size and build)",
-                max(meta) if meta else None, 1, "bytes", "%.3f")
+                max(meta) if meta else None, 1, "bytes", "%.4f")
         for scen, var, what in (("sweep", "clean", "allocate N, free N"),
                                 ("pair", "fresh", "pair on a fresh heap")):
             self.faster(rows, scen, var, "pair_ns",

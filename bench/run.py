@@ -7,13 +7,16 @@ Runs each scenario for each allocator in a fresh process (one process holds
 one buddy allocator), interleaving the allocators scenario by scenario, and
 writes to OUTDIR:
     raw.tsv      every sample: allocator scenario variant order metric rep value
-    runs.tsv     every command run, with its wall time
+    runs.tsv     every command run, with its wall time and exit status
     machine.tsv  the machine, the tools and how busy the machine was
 It stops at the first process that fails, with that process's message.
+Where valgrind is installed, it also counts the buddy allocator's
+instructions per order-0 pair with callgrind.
 """
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -59,6 +62,28 @@ def commands(mode):
         for _ in range(p["reps"]):
             cmds += [(a, ["handoff", "gib=%d" % gib]) for a in BUDDIES]
     return cmds
+
+
+def instructions(bindir, alloc, heap, raw, runs):
+    """Instructions per order-0 pair, counted by callgrind: the difference
+    between two runs of 20000 and 40000 pairs (each run does its pairs
+    twice: warm-up and one timed rep), so start-up and set-up cancel out."""
+    counts = []
+    for iters in (20000, 40000):
+        out = "/tmp/bench-callgrind.%d" % os.getpid()
+        argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+                os.path.join(bindir, "bench-" + alloc), "pair", "order=0",
+                "heap=" + heap, "reps=1", "iters=%d" % iters]
+        r = subprocess.run(argv, capture_output=True, text=True)
+        runs.write("%s\t0\t%d\n" % (" ".join(argv), r.returncode))
+        if r.returncode:
+            sys.exit("bench: %s failed:\n%s" % (" ".join(argv), r.stderr))
+        with open(out) as f:
+            total = [l for l in f if l.startswith("summary:")]
+        os.unlink(out)
+        counts.append(int(total[0].split()[1]))
+    raw.write("%s\tpair\t%s\t0\tinstructions\t1\t%.1f\n" %
+              (alloc, heap, (counts[1] - counts[0]) / (2 * 20000)))
 
 
 def sh(cmd):
@@ -125,6 +150,10 @@ def main():
         if mode != "smoke":
             print("  BENCH   [%d/%d] %s %s (%.1f s)" %
                   (i + 1, len(cmds), alloc, " ".join(args), dt), flush=True)
+    if shutil.which("valgrind") and mode != "smoke":
+        for alloc in BUDDIES:
+            for heap in ("fresh", "used"):
+                instructions(bindir, alloc, heap, raw, runs)
     machine(outdir, "after")
     with open(os.path.join(outdir, "machine.tsv"), "a") as f:
         f.write("wall_s\t%.0f\n" % (time.monotonic() - start))

@@ -153,7 +153,7 @@ int bench_sweep(const struct bench_opts *o)
 		if ((n << order) > need)
 			need = n << order;
 	}
-	base = bench_fresh_heap(need + (2UL << max));
+	base = bench_fresh_heap(need);
 	blk = calloc(o->blocks, sizeof(*blk));
 	if (!blk)
 		bench_die("sweep: no memory for %lu pointers", o->blocks);
@@ -185,7 +185,7 @@ int bench_frag(const struct bench_opts *o)
 		if ((n << order) + o->pages > need)
 			need = (n << order) + o->pages;
 	}
-	base = bench_fresh_heap(need + (2UL << max));
+	base = bench_fresh_heap(need);
 	blk = calloc(o->blocks, sizeof(*blk));
 	if (!blk)
 		bench_die("frag: no memory for %lu pointers", o->blocks);
