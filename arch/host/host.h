@@ -15,4 +15,10 @@ bool host_console_contains(const char *needle);
 /* Drop console output (tools that print only their own results). */
 void host_console_set_quiet(bool silence);
 
+/*
+ * host_set_phys_offset - make physical address P live at host address
+ * P + @offset from now on (0, the default, is the identity).
+ */
+void host_set_phys_offset(uintptr_t offset);
+
 #endif /* ARCH_HOST_HOST_H */

@@ -39,8 +39,10 @@ struct memblock_type {
 };
 
 struct memblock {
-	bool bottom_up;
-	phys_addr_t current_limit;
+	bool bottom_up;			/* allocate from the bottom up */
+	bool can_resize;		/* region arrays may grow (see below) */
+	bool handed_off;		/* memblock_free_all() has run */
+	phys_addr_t current_limit;	/* highest address allocations may use */
 	struct memblock_type memory;
 	struct memblock_type reserved;
 };
@@ -51,7 +53,8 @@ extern struct memblock memblock;
  * The add/remove/reserve family returns 0, or a negative errno:
  * -EINVAL for a zero-size or malformed request, -ENOMEM when a region
  * array is full and cannot grow (reported on the console; nothing is lost:
- * the arrays are unchanged).
+ * the arrays are unchanged), -EBUSY after memblock_free_all() (the buddy
+ * allocator owns memory by then; a late change would be silently ignored).
  * Ranges reaching past the top of the address space are clamped to it.
  */
 int memblock_add(phys_addr_t base, phys_addr_t size);
@@ -72,6 +75,14 @@ phys_addr_t memblock_phys_alloc_range(phys_addr_t size, phys_addr_t align,
 phys_addr_t memblock_phys_alloc(phys_addr_t size, phys_addr_t align);
 /* memblock_alloc - as memblock_phys_alloc, mapped and zeroed. NULL on failure. */
 void *memblock_alloc(phys_addr_t size, phys_addr_t align);
+
+/*
+ * memblock_allow_resize - let full region arrays grow, as Linux does: a
+ * doubled array is allocated from memblock itself, so call this only once
+ * the memory added so far may be written (it is mapped). Until then a full
+ * array refuses with -ENOMEM.
+ */
+void memblock_allow_resize(void);
 
 void memblock_set_bottom_up(bool enable);
 bool memblock_bottom_up(void);

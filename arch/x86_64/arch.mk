@@ -1,0 +1,55 @@
+# arch.mk - how to build and boot the x86_64 target.
+#
+# The image is one ELF64 that two loaders start: QEMU's -kernel through the
+# PVH ELF note, and GRUB's multiboot2 command (see head.S). The host gcc
+# builds it on an x86_64 host; elsewhere Debian's x86_64-linux-gnu-gcc.
+
+CROSS_COMPILE	?= $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
+
+# Linked at 1 MiB, identity-mapped, so -mcmodel=small (everything below
+# 2 GiB) and no PIC. No red zone: an exception pushes its frame onto the
+# interrupted stack. General registers only: SSE is not enabled, and gcc
+# would otherwise use it for struct copies.
+ARCH_CFLAGS	:= -m64 -march=x86-64 -mcmodel=small -fno-pic \
+		   -mno-red-zone -mgeneral-regs-only \
+		   -mno-mmx -mno-sse -mno-sse2 -mno-avx \
+		   -fno-asynchronous-unwind-tables -fcf-protection=none
+ARCH_ASFLAGS	:= -Wa,--noexecstack
+ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
+
+# memory.c joins when mm/memblock.c lands (it calls memblock_reserve()).
+ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S vectors.S start.c desc.c \
+		     traps.c console.c cpu.c)
+
+# The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
+GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
+ARCH_IMAGES	:= $(GRUB_ISO)
+
+ARCH_PACKAGES	:= qemu-system-x86 grub-pc-bin grub-common xorriso mtools \
+		   $(if $(CROSS_COMPILE),gcc-x86-64-linux-gnu)
+
+# q35: the current PC chipset (PCIe, ICH9 LPC); -M pc works the same.
+# No NIC: nothing to do with one, and its iPXE ROM only slows the boot.
+# isa-debug-exit gives the guest an exit status: see cpu.c.
+QEMU		:= qemu-system-x86_64
+QEMU_MACHINE_ARGS := -M q35 -nic none \
+		     -device isa-debug-exit,iobase=0xf4,iosize=0x04
+QEMU_KERNEL_ARGS := -kernel $(KERNEL_ELF)
+# Instead of QEMU_KERNEL_ARGS: SeaBIOS boots GRUB from the ISO, GRUB the ELF.
+QEMU_GRUB_ARGS	:= -cdrom $(GRUB_ISO) -boot d
+QEMU_DEFAULT_MEM := 128M
+QEMU_TIMEOUT	:= 120
+GDB_ARCH	:= i386:x86-64
+
+$(GRUB_ISO): $(KERNEL_ELF) arch/x86_64/grub.cfg
+	$(Q)echo "  GRUB    $@"
+	$(Q)command -v grub-mkrescue >/dev/null && command -v xorriso >/dev/null || \
+	  { echo "error: building $@ needs grub-mkrescue and xorriso:" \
+		 "apt-get install grub-pc-bin grub-common xorriso mtools" \
+		 "(or make deps)" >&2; exit 1; }
+	$(Q)rm -rf $@.root && mkdir -p $@.root/boot/grub
+	$(Q)cp $(KERNEL_ELF) $@.root/boot/buddyboot.elf
+	$(Q)cp arch/x86_64/grub.cfg $@.root/boot/grub/grub.cfg
+	$(Q)grub-mkrescue --locales= --fonts= --themes= -o $@ $@.root \
+	  >$@.log 2>&1 || { cat $@.log >&2; exit 1; }
+	$(Q)rm -rf $@.root

@@ -1,0 +1,127 @@
+/*
+ * desc.c - the descriptor tables: GDT, TSS and IDT.
+ *
+ * Long mode ignores segment bases and limits, but still needs a code
+ * descriptor with L=1 to run 64-bit code, a TSS to name the stacks of the
+ * Interrupt Stack Table, and an IDT to reach the exception handlers.
+ *
+ * The GDT is used by head.S in 32-bit mode already (lgdt x86_gdt_descr,
+ * then the far jump to KERNEL_CS), so it is initialised data; the TSS
+ * descriptor is filled in here, once its address is known to C.
+ * Everything lives in .data, not BSS: x86_cpu_init() runs before
+ * boot_main() checks that BSS is still all zero.
+ */
+#include <asm/processor-flags.h>
+#include <lib/string.h>
+#include "x86_64.h"
+
+struct desc_ptr {
+	uint16_t limit;
+	uint64_t base;
+} __packed;
+
+/* A 64-bit TSS (SDM vol. 3, 8.7): only the IST slots matter here. */
+struct tss64 {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7]; /* ist[n - 1] is IST slot n */
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t io_bitmap_base;
+} __packed;
+
+/* An interrupt gate (SDM vol. 3, 6.14.1). */
+struct idt_gate {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr;
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t reserved;
+} __packed;
+
+_Static_assert(sizeof(struct tss64) == 104, "a 64-bit TSS is 104 bytes");
+_Static_assert(sizeof(struct idt_gate) == 16,
+	       "a long-mode IDT gate is 16 bytes");
+
+/* Present, DPL 0, 64-bit interrupt gate: IF is cleared on entry. */
+#define GATE_INTERRUPT	   0x8e
+/* Present, DPL 0, available 64-bit TSS. */
+#define DESC_TSS_AVAILABLE 0x89
+
+/*
+ * Flat descriptors: code has L=1 (64-bit), D=0; data is read/write.
+ * Both with base 0, limit 4 GiB, which 32-bit code would also accept.
+ */
+#define DESC_CODE64 0x00af9a000000ffffULL
+#define DESC_DATA   0x00cf92000000ffffULL
+
+/* null, code, data, and the TSS, which takes two slots in long mode. */
+uint64_t x86_gdt[KERNEL_TSS / 8 + 2] __aligned(16) = {
+	[KERNEL_CS / 8] = DESC_CODE64,
+	[KERNEL_DS / 8] = DESC_DATA,
+};
+
+const struct desc_ptr x86_gdt_descr = {
+	.limit = sizeof(x86_gdt) - 1,
+	.base = (uintptr_t)x86_gdt,
+};
+
+static struct tss64 tss __section(".data") __aligned(16);
+static struct idt_gate idt[X86_NR_EXCEPTIONS] __section(".data") __aligned(16);
+
+/* The double-fault handler's stack, reserved by linker/x86_64.ld. */
+extern char __double_fault_stack_top[];
+
+static void set_tss_descriptor(void)
+{
+	uint64_t base = (uintptr_t)&tss;
+	uint64_t limit = sizeof(tss) - 1;
+
+	x86_gdt[KERNEL_TSS / 8] = (limit & 0xffff) | (base & 0xffffff) << 16 |
+				  (uint64_t)DESC_TSS_AVAILABLE << 40 |
+				  ((limit >> 16) & 0xf) << 48 |
+				  ((base >> 24) & 0xff) << 56;
+	x86_gdt[KERNEL_TSS / 8 + 1] = base >> 32;
+}
+
+static void set_gate(unsigned int vector, uint64_t handler, unsigned int ist)
+{
+	idt[vector] = (struct idt_gate){
+		.offset_low = handler & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type_attr = GATE_INTERRUPT,
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_high = handler >> 32,
+	};
+}
+
+void x86_cpu_init(void)
+{
+	struct desc_ptr idt_descr = {
+		.limit = sizeof(idt) - 1,
+		.base = (uintptr_t)idt,
+	};
+
+	/*
+	 * A double fault often means the stack is gone (the guard page under
+	 * the boot stack): take it on a stack of its own.
+	 */
+	memset(&tss, 0, sizeof(tss));
+	tss.ist[DOUBLE_FAULT_IST - 1] = (uintptr_t)__double_fault_stack_top;
+	tss.io_bitmap_base = sizeof(tss); /* no I/O permission bitmap */
+	set_tss_descriptor();
+	__asm__ volatile("ltr %w0" : : "r"(KERNEL_TSS));
+
+	for (unsigned int v = 0; v < X86_NR_EXCEPTIONS; v++)
+		set_gate(v, x86_exception_stubs[v],
+			 v == X86_VECTOR_DOUBLE_FAULT ? DOUBLE_FAULT_IST : 0);
+	/*
+	 * The IDT ends after vector 31: with IF clear no external interrupt
+	 * arrives, and an "int n" above 31 raises a #GP naming n.
+	 */
+	__asm__ volatile("lidt %0" : : "m"(idt_descr));
+}

@@ -1,0 +1,26 @@
+/*
+ * asm/boot.h - what the two x86 loaders and the stub agree on: the
+ * multiboot2 header and the PVH ELF note, both read from the image, and
+ * the magic values each loader hands over. Shared by assembly and C.
+ *
+ * The layout of the boot information itself (multiboot2 tags,
+ * hvm_start_info) belongs to the readers under boot/.
+ */
+#ifndef ASM_BOOT_H
+#define ASM_BOOT_H
+
+/* Multiboot2 specification 2.0, section 3.1. */
+#define MULTIBOOT2_HEADER_MAGIC	    0xe85250d6
+#define MULTIBOOT2_ARCH_I386	    0 /* 32-bit protected mode entry */
+#define MULTIBOOT2_TAG_END	    0
+#define MULTIBOOT2_TAG_INFO_REQUEST 1
+#define MULTIBOOT2_INFO_MMAP	    6 /* the memory map tag */
+/* In eax at entry when GRUB (or another multiboot2 loader) started us. */
+#define MULTIBOOT2_BOOTLOADER_MAGIC 0x36d76289
+
+/* Xen's public elfnote.h: the 32-bit entry point of a PVH guest. */
+#define XEN_ELFNOTE_PHYS32_ENTRY  18
+/* The first field of hvm_start_info (Xen's arch-x86/hvm/start_info.h). */
+#define XEN_HVM_START_MAGIC_VALUE 0x336ec578
+
+#endif /* ASM_BOOT_H */

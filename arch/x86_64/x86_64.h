@@ -1,0 +1,51 @@
+/*
+ * x86_64.h - what the files of arch/x86_64 share with each other (not
+ * part of the arch contract).
+ */
+#ifndef ARCH_X86_64_H
+#define ARCH_X86_64_H
+
+#include <lib/compiler.h>
+#include <lib/types.h>
+
+/*
+ * The exception frame: the general registers vectors.S pushes, the vector
+ * and error code, then what the CPU pushed. Field order is stack order.
+ */
+struct x86_exception_frame {
+	uint64_t rax, rbx, rcx, rdx, rsi, rdi, rbp;
+	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+	uint64_t vector;
+	uint64_t error_code; /* 0 for vectors without one */
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+#define X86_NR_EXCEPTIONS	32
+#define X86_VECTOR_DOUBLE_FAULT 8
+#define X86_VECTOR_PAGE_FAULT	14
+
+/* vectors.S: the entry stub of each exception vector, in vector order. */
+extern const uint64_t x86_exception_stubs[X86_NR_EXCEPTIONS];
+
+/*
+ * x86_exception - report an exception on the console and power off with
+ * a failure; called by vectors.S on every vector 0-31. Never returns.
+ */
+void x86_exception(struct x86_exception_frame *frame) __noreturn;
+
+/*
+ * x86_cpu_init - load the final GDT with its TSS and the IDT, so that an
+ * exception is reported instead of resetting the machine.
+ */
+void x86_cpu_init(void);
+
+/*
+ * x86_start - the C side of head.S: from the entry used and the loader's
+ * eax and ebx, work out the boot protocol, then call boot_main().
+ */
+void x86_start(uint32_t entry, uint32_t eax, uint32_t ebx) __noreturn;
+
+/* x86_debug_exit - end QEMU with exit status (value << 1) | 1, if it can. */
+void x86_debug_exit(uint32_t value);
+
+#endif /* ARCH_X86_64_H */

@@ -1,0 +1,18 @@
+/*
+ * memblock_internal.h - what memblock.c and memblock_range.c share, and
+ * nothing else may use.
+ */
+#ifndef MM_MEMBLOCK_INTERNAL_H
+#define MM_MEMBLOCK_INTERNAL_H
+
+#include <mm/memblock.h>
+
+/*
+ * memblock_find_in_range - the free range of @size bytes aligned to @align
+ * inside [@start, @end), highest first unless bottom-up is set; nothing is
+ * reserved. Return: its base, or 0 when nothing fits.
+ */
+phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,
+				   phys_addr_t start, phys_addr_t end);
+
+#endif /* MM_MEMBLOCK_INTERNAL_H */

@@ -1,0 +1,54 @@
+/*
+ * harness.h - the host tests' small framework: one function per scenario,
+ * KTAP on stdout, the console captured so a test can assert what mm/
+ * reported.
+ *
+ * Before each case memblock and the buddy allocator are reset and the
+ * host physical offset is 0. A case returns true for a pass; EXPECT()
+ * explains a failure as a "# " diagnostic and returns false. On a failure
+ * the captured console output is printed as diagnostics too.
+ */
+#ifndef TESTS_HOST_MM_HARNESS_H
+#define TESTS_HOST_MM_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <arch/memory.h>
+#include <mm/mm.h>
+#include <mm/test_reset.h>
+#include "host.h"
+
+struct host_test {
+	const char *name;
+	bool (*run)(void);
+};
+
+#define HOST_TEST(fn)	{ #fn, fn }
+
+#define EXPECT(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("# %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+			printf(__VA_ARGS__);				\
+			printf("\n");					\
+			return false;					\
+		}							\
+	} while (0)
+
+/* host_test_main - run @n cases, print KTAP. Return: the exit status. */
+int host_test_main(const struct host_test *tests, size_t n);
+
+/*
+ * host_map - @size bytes of anonymous memory whose address is a multiple
+ * of @align (a power of two, at least the host page size), lazily backed
+ * (MAP_NORESERVE): only what is touched costs memory. Unmapped after the
+ * case. Aborts the program if the host refuses.
+ */
+void *host_map(size_t size, size_t align);
+
+/* Capture what the console printed during this case. */
+bool console_says(const char *needle);
+void console_clear(void);
+
+#endif /* TESTS_HOST_MM_HARNESS_H */

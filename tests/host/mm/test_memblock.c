@@ -1,0 +1,553 @@
+/*
+ * test_memblock.c - every memblock operation on the host, one function per
+ * scenario, in the manner of Linux's tools/testing/memblock.
+ *
+ * Most cases only do address arithmetic on made-up ranges, so nothing is
+ * touched; the cases that allocate and write (memblock_alloc, array growth)
+ * use a mapped buffer. Pictures: '|' bounds a region, 'r' is reserved,
+ * 'm' is memory, '.' is outside both.
+ */
+#include <string.h>
+#include <lib/errno.h>
+#include "harness.h"
+
+#define SZ_1K	0x400ULL
+#define SZ_4K	0x1000ULL
+#define SZ_64K	0x10000ULL
+#define SZ_1M	0x100000ULL
+#define SZ_16M	0x1000000ULL
+#define SZ_1G	0x40000000ULL
+
+struct rgn {
+	phys_addr_t base, size;
+};
+
+/* Does @type hold exactly the @n regions @want, with the right total? */
+static bool regions_are(const struct memblock_type *type,
+			const struct rgn *want, unsigned long n)
+{
+	phys_addr_t total = 0;
+
+	if (type->cnt != n) {
+		printf("# %s: %lu regions, expected %lu\n", type->name,
+		       type->cnt, n);
+		return false;
+	}
+	for (unsigned long i = 0; i < n; i++) {
+		const struct memblock_region *r = &type->regions[i];
+
+		total += want[i].size;
+		if (r->base != want[i].base || r->size != want[i].size) {
+			printf("# %s[%lu] = [%#llx + %#llx], expected [%#llx + %#llx]\n",
+			       type->name, i, (unsigned long long)r->base,
+			       (unsigned long long)r->size,
+			       (unsigned long long)want[i].base,
+			       (unsigned long long)want[i].size);
+			return false;
+		}
+	}
+	if (type->total_size != total) {
+		printf("# %s total %#llx, expected %#llx\n", type->name,
+		       (unsigned long long)type->total_size,
+		       (unsigned long long)total);
+		return false;
+	}
+	return true;
+}
+
+#define MEMORY_IS(...)							\
+	regions_are(&memblock.memory, (const struct rgn[]){ __VA_ARGS__ }, \
+		    sizeof((const struct rgn[]){ __VA_ARGS__ }) / sizeof(struct rgn))
+#define RESERVED_IS(...)						\
+	regions_are(&memblock.reserved, (const struct rgn[]){ __VA_ARGS__ }, \
+		    sizeof((const struct rgn[]){ __VA_ARGS__ }) / sizeof(struct rgn))
+
+/* |  m  | */
+static bool add_simple(void)
+{
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_16M }), "one region");
+	EXPECT(memblock_phys_mem_size() == SZ_16M, "size");
+	return true;
+}
+
+/* | m1 |  | m2 |  : kept apart, sorted */
+static bool add_disjoint_sorted(void)
+{
+	EXPECT(memblock_add(SZ_1G, SZ_1M) == 0, "add high");
+	EXPECT(memblock_add(SZ_16M, SZ_1M) == 0, "add low");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_1M }, { SZ_1G, SZ_1M }), "two sorted");
+	return true;
+}
+
+/* | m1 | m2 |  -> one region, whichever is added first */
+static bool add_adjacent_merges(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_1M) == 0, "add");
+	EXPECT(memblock_add(SZ_16M + SZ_1M, SZ_1M) == 0, "add above");
+	EXPECT(memblock_add(SZ_16M - SZ_1M, SZ_1M) == 0, "add below");
+	EXPECT(MEMORY_IS({ SZ_16M - SZ_1M, 3 * SZ_1M }), "merged");
+	return true;
+}
+
+/* |  m1  |          |   m1 + m2   |
+ *     |  m2  |  ->                   (overlap at either end) */
+static bool add_overlapping_merges(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_add(SZ_16M + SZ_1M * 8, SZ_16M) == 0, "overlap top");
+	EXPECT(memblock_add(SZ_1M * 8, SZ_16M) == 0, "overlap bottom");
+	EXPECT(MEMORY_IS({ SZ_1M * 8, SZ_16M * 2 }), "merged");
+	return true;
+}
+
+/* |   m1   |  plus a region inside it, or one covering it */
+static bool add_within_and_covering(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_add(SZ_16M + SZ_1M, SZ_1M) == 0, "inside");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_16M }), "unchanged");
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "same again");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_16M }), "unchanged");
+	EXPECT(memblock_add(SZ_1M, SZ_1G) == 0, "covering");
+	EXPECT(MEMORY_IS({ SZ_1M, SZ_1G }), "one region");
+	return true;
+}
+
+/* | m1 |  gap  | m2 |  plus one range spanning all three */
+static bool add_bridges_gap(void)
+{
+	EXPECT(memblock_add(SZ_1M, SZ_1M) == 0, "add");
+	EXPECT(memblock_add(SZ_1M * 4, SZ_1M) == 0, "add");
+	EXPECT(memblock_add(SZ_1M * 8, SZ_1M) == 0, "add");
+	EXPECT(memblock_add(SZ_1M + SZ_64K, SZ_1M * 7) == 0, "bridge");
+	EXPECT(MEMORY_IS({ SZ_1M, SZ_1M * 8 }), "one region");
+	return true;
+}
+
+static bool add_zero_size_refused(void)
+{
+	EXPECT(memblock_add(SZ_1M, 0) == -EINVAL, "zero size");
+	EXPECT(memblock_reserve(SZ_1M, 0) == -EINVAL, "zero size");
+	EXPECT(MEMORY_IS(), "nothing added");
+	return true;
+}
+
+/* A range past the top of the address space is clamped to it. */
+static bool add_near_top_clamps(void)
+{
+	phys_addr_t base = PHYS_ADDR_MAX - SZ_1M + 1;
+
+	EXPECT(memblock_add(base, SZ_16M) == 0, "add");
+	EXPECT(MEMORY_IS({ base, SZ_1M - 1 }), "clamped to the top");
+	EXPECT(memblock_end_of_DRAM() == PHYS_ADDR_MAX, "end");
+	EXPECT(memblock_add(PHYS_ADDR_MAX, SZ_1M) == -EINVAL, "nothing left");
+	EXPECT(memblock_reserve(base - SZ_4K, PHYS_ADDR_MAX) == 0, "reserve");
+	EXPECT(RESERVED_IS({ base - SZ_4K, SZ_1M - 1 + SZ_4K }), "clamped");
+	EXPECT(memblock_remove(base + SZ_4K, PHYS_ADDR_MAX) == 0, "remove");
+	EXPECT(MEMORY_IS({ base, SZ_4K }), "removed to the top");
+	EXPECT(memblock_is_region_reserved(base, PHYS_ADDR_MAX), "overlaps");
+	return true;
+}
+
+/* |  m  |   reserve across m's top and beyond:  |  m  |
+ *                                                   |rrrrrr| */
+static bool reserve_inside_and_across(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add");
+	EXPECT(memblock_reserve(SZ_16M + SZ_1M, SZ_1M) == 0, "inside");
+	EXPECT(memblock_reserve(SZ_16M * 2 - SZ_1M, SZ_1G) == 0, "across");
+	EXPECT(RESERVED_IS({ SZ_16M + SZ_1M, SZ_1M },
+			   { SZ_16M * 2 - SZ_1M, SZ_1G }), "two reserved");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_16M }, { SZ_1G, SZ_16M }),
+	       "memory unchanged");
+	EXPECT(memblock_reserved_size() == SZ_1M + SZ_1G, "reserved size");
+	EXPECT(memblock_reserve(SZ_16M + SZ_1M * 2, SZ_1M) == 0, "adjacent");
+	EXPECT(RESERVED_IS({ SZ_16M + SZ_1M, SZ_1M * 2 },
+			   { SZ_16M * 2 - SZ_1M, SZ_1G }), "merged");
+	return true;
+}
+
+/* |    m    |  ->  | m |   | m |  */
+static bool remove_splits(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_remove(SZ_16M + SZ_1M, SZ_1M) == 0, "remove middle");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_1M }, { SZ_16M + SZ_1M * 2, SZ_16M - SZ_1M * 2 }),
+	       "split");
+	EXPECT(memblock_phys_mem_size() == SZ_16M - SZ_1M, "size");
+	return true;
+}
+
+static bool remove_ends_and_whole(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_remove(SZ_16M - SZ_1M, SZ_1M * 2) == 0, "bottom");
+	EXPECT(memblock_remove(SZ_16M * 2 - SZ_1M, SZ_1M * 4) == 0, "top");
+	EXPECT(MEMORY_IS({ SZ_16M + SZ_1M, SZ_16M - SZ_1M * 2 }), "trimmed");
+	EXPECT(memblock_remove(SZ_1M, SZ_1G) == 0, "whole");
+	EXPECT(MEMORY_IS(), "empty");
+	EXPECT(memblock_remove(SZ_1M, SZ_1M) == 0, "nothing there");
+	return true;
+}
+
+/* | m1 |  | m2 |  | m3 |   remove from inside m1 to inside m3 */
+static bool remove_across_regions(void)
+{
+	EXPECT(memblock_add(SZ_1M, SZ_1M) == 0, "add");
+	EXPECT(memblock_add(SZ_1M * 4, SZ_1M) == 0, "add");
+	EXPECT(memblock_add(SZ_1M * 8, SZ_1M) == 0, "add");
+	EXPECT(memblock_remove(SZ_1M + SZ_64K, SZ_1M * 7) == 0, "remove");
+	EXPECT(MEMORY_IS({ SZ_1M, SZ_64K }, { SZ_1M * 8 + SZ_64K, SZ_1M - SZ_64K }),
+	       "ends kept");
+	return true;
+}
+
+static bool phys_free_splits_reserved(void)
+{
+	EXPECT(memblock_reserve(SZ_16M, SZ_16M) == 0, "reserve");
+	EXPECT(memblock_phys_free(SZ_16M + SZ_4K, SZ_4K) == 0, "free");
+	EXPECT(RESERVED_IS({ SZ_16M, SZ_4K }, { SZ_16M + SZ_4K * 2, SZ_16M - SZ_4K * 2 }),
+	       "split");
+	EXPECT(!memblock_is_region_reserved(SZ_16M + SZ_4K, SZ_4K), "hole");
+	EXPECT(memblock_is_region_reserved(SZ_16M + SZ_4K, SZ_4K + 1), "edge");
+	return true;
+}
+
+static bool nomap_mark_and_clear(void)
+{
+	phys_addr_t s, e;
+	uint64_t i;
+	int n = 0;
+
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_mark_nomap(SZ_16M + SZ_1M, SZ_1M) == 0, "mark");
+	EXPECT(memblock.memory.cnt == 3, "split in three");
+	EXPECT(memblock.memory.regions[1].flags == MEMBLOCK_NOMAP, "flag");
+	for_each_mem_range(i, &s, &e) {
+		EXPECT(!(s < SZ_16M + SZ_1M * 2 && SZ_16M + SZ_1M < e),
+		       "no-map range visited");
+		n++;
+	}
+	EXPECT(n == 2, "two mapped ranges, got %d", n);
+	EXPECT(memblock_clear_nomap(SZ_16M, SZ_16M) == 0, "clear");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_16M }), "merged back");
+	return true;
+}
+
+/*  |mmmmmmmmmmmmmmmmmmm|     memory
+ *      |rr|      |rr|        reserved
+ *  |fff|  |ffffff|  |fff|    free ranges, ascending */
+static bool free_ranges_are_memory_minus_reserved(void)
+{
+	const struct rgn want[] = {
+		{ SZ_1M, SZ_1M }, { SZ_1M * 3, SZ_1M * 2 },
+		{ SZ_1M * 6, SZ_1M * 4 }, { SZ_1G, SZ_1M },
+	};
+	phys_addr_t s, e;
+	uint64_t i;
+	unsigned int n = 0;
+
+	EXPECT(memblock_add(SZ_1M, SZ_1M * 9) == 0, "add");
+	EXPECT(memblock_add(SZ_1G, SZ_1M) == 0, "add");
+	EXPECT(memblock_reserve(SZ_1M * 2, SZ_1M) == 0, "reserve");
+	EXPECT(memblock_reserve(SZ_1M * 5, SZ_1M) == 0, "reserve");
+	EXPECT(memblock_reserve(SZ_1M * 100, SZ_1M) == 0, "reserve outside");
+	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &s, &e, NULL) {
+		EXPECT(n < 4, "too many ranges");
+		EXPECT(s == want[n].base && e == want[n].base + want[n].size,
+		       "range %u is [%#llx-%#llx)", n, (unsigned long long)s,
+		       (unsigned long long)e);
+		n++;
+	}
+	EXPECT(n == 4, "%u ranges", n);
+	return true;
+}
+
+static bool queries(void)
+{
+	EXPECT(memblock_start_of_DRAM() == 0 && memblock_end_of_DRAM() == 0,
+	       "empty");
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_add(SZ_1G, SZ_1M) == 0, "add");
+	EXPECT(memblock_start_of_DRAM() == SZ_16M, "start");
+	EXPECT(memblock_end_of_DRAM() == SZ_1G + SZ_1M, "end");
+	EXPECT(memblock_is_memory(SZ_16M) && memblock_is_memory(SZ_1G + SZ_1M - 1),
+	       "inside");
+	EXPECT(!memblock_is_memory(SZ_16M * 2) && !memblock_is_memory(SZ_1G + SZ_1M),
+	       "outside");
+	EXPECT(memblock_is_region_memory(SZ_16M, SZ_16M), "whole");
+	EXPECT(!memblock_is_region_memory(SZ_16M, SZ_16M + 1), "past end");
+	EXPECT(!memblock_is_region_reserved(0, PHYS_ADDR_MAX), "none reserved");
+	return true;
+}
+
+/* | m: 16 MiB at 1 GiB |  -> the highest aligned fit */
+static bool alloc_top_down(void)
+{
+	phys_addr_t a, b;
+
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add");
+	a = memblock_phys_alloc(SZ_4K, SZ_4K);
+	EXPECT(a == SZ_1G + SZ_16M - SZ_4K, "top page, got %#llx",
+	       (unsigned long long)a);
+	b = memblock_phys_alloc(SZ_1K, SZ_64K);
+	EXPECT(b == SZ_1G + SZ_16M - SZ_64K, "aligned below, got %#llx",
+	       (unsigned long long)b);
+	EXPECT(RESERVED_IS({ b, SZ_1K }, { a, SZ_4K }), "reserved");
+	return true;
+}
+
+static bool alloc_bottom_up(void)
+{
+	phys_addr_t a, b;
+
+	memblock_set_bottom_up(true);
+	EXPECT(memblock_bottom_up(), "flag");
+	EXPECT(memblock_add(SZ_1G + SZ_1K, SZ_16M) == 0, "add");
+	a = memblock_phys_alloc(SZ_4K, SZ_4K);
+	EXPECT(a == SZ_1G + SZ_4K, "lowest aligned, got %#llx",
+	       (unsigned long long)a);
+	b = memblock_phys_alloc(SZ_1K, SZ_1K);
+	EXPECT(b == SZ_1G + SZ_1K, "below it, got %#llx", (unsigned long long)b);
+	EXPECT(RESERVED_IS({ b, SZ_1K }, { a, SZ_4K }), "reserved");
+	return true;
+}
+
+/* |mmmm|rrrr|mm|  top-down: a 2 MiB request skips the 1 MiB hole on top. */
+static bool alloc_skips_reserved_and_small_gaps(void)
+{
+	for (int up = 0; up < 2; up++) {
+		phys_addr_t a;
+
+		memblock_reset_for_test();
+		memblock_set_bottom_up(up);
+		EXPECT(memblock_add(SZ_16M, SZ_1M * 8) == 0, "add");
+		EXPECT(memblock_reserve(SZ_16M + SZ_1M * 2, SZ_1M * 5) == 0, "r");
+		a = memblock_phys_alloc(SZ_1M * 2, SZ_4K);
+		EXPECT(a == SZ_16M, "the only fit, got %#llx", (unsigned long long)a);
+		EXPECT(memblock_phys_alloc(SZ_1M * 2, SZ_4K) == 0, "no fit left");
+		EXPECT(memblock_phys_alloc(SZ_1M, SZ_4K) == SZ_16M + SZ_1M * 7,
+		       "the 1 MiB gap");
+	}
+	return true;
+}
+
+/* Limits: [start, end) is honoured at both ends, in both directions. */
+static bool alloc_range_limits(void)
+{
+	for (int up = 0; up < 2; up++) {
+		phys_addr_t a;
+
+		memblock_reset_for_test();
+		memblock_set_bottom_up(up);
+		EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+		a = memblock_phys_alloc_range(SZ_1M, SZ_1M, SZ_16M + SZ_1M * 3,
+					      SZ_16M + SZ_1M * 5);
+		EXPECT(a == (up ? SZ_16M + SZ_1M * 3 : SZ_16M + SZ_1M * 4),
+		       "inside the limits, got %#llx", (unsigned long long)a);
+		EXPECT(memblock_phys_alloc_range(SZ_1M * 2, SZ_1M, SZ_16M + SZ_1M * 3,
+						 SZ_16M + SZ_1M * 5) == 0,
+		       "too big for what is left");
+		EXPECT(memblock_phys_alloc_range(SZ_1M, SZ_4K, 0, SZ_16M) == 0,
+		       "below memory");
+		EXPECT(memblock_phys_alloc_range(SZ_1M, SZ_4K, SZ_1G, SZ_1M) == 0,
+		       "start above end");
+		memblock_set_current_limit(SZ_16M + SZ_1M * 2);
+		a = memblock_phys_alloc(SZ_1M, SZ_4K);
+		EXPECT(a && a + SZ_1M <= SZ_16M + SZ_1M * 2, "current limit");
+	}
+	return true;
+}
+
+static bool alloc_bad_alignment_refused(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_phys_alloc(SZ_4K, 0) == 0, "align 0");
+	EXPECT(console_says("not a power of two"), "reported");
+	EXPECT(memblock_phys_alloc(SZ_4K, 3 * SZ_4K) == 0, "align 12K");
+	EXPECT(memblock_phys_alloc(0, SZ_4K) == 0, "size 0");
+	EXPECT(RESERVED_IS(), "nothing reserved");
+	return true;
+}
+
+/* Memory at the very top of the address space: no wrap-around. */
+static bool alloc_near_top_no_overflow(void)
+{
+	phys_addr_t base = PHYS_ADDR_MAX - SZ_16M + 1;
+	phys_addr_t a;
+
+	for (int up = 0; up < 2; up++) {
+		memblock_reset_for_test();
+		memblock_set_bottom_up(up);
+		EXPECT(memblock_add(base, SZ_16M) == 0, "add");
+		EXPECT(memblock_phys_alloc(SZ_16M, SZ_4K) == 0, "one byte short");
+		EXPECT(memblock_phys_alloc(PHYS_ADDR_MAX, SZ_4K) == 0, "huge");
+		EXPECT(memblock_phys_alloc(SZ_4K, SZ_1G) == 0, "no aligned spot");
+		a = memblock_phys_alloc(SZ_4K, SZ_4K);
+		EXPECT(a >= base && a <= PHYS_ADDR_MAX - SZ_4K, "in range");
+		EXPECT(RESERVED_IS({ a, SZ_4K }), "reserved");
+	}
+	return true;
+}
+
+static bool alloc_never_returns_zero(void)
+{
+	EXPECT(memblock_add(0, SZ_4K * 2) == 0, "add");
+	memblock_set_bottom_up(true);
+	EXPECT(memblock_phys_alloc(SZ_4K, SZ_4K) == SZ_4K, "page 1, not 0");
+	EXPECT(memblock_phys_alloc(SZ_4K, SZ_4K) == 0, "page 0 is never given");
+	return true;
+}
+
+static bool alloc_zeroes_and_maps(void)
+{
+	unsigned char *buf = host_map(SZ_1M, SZ_4K);
+	unsigned char *p;
+
+	memset(buf, 0xa5, SZ_1M);
+	EXPECT(memblock_add((uintptr_t)buf, SZ_1M) == 0, "add");
+	p = memblock_alloc(SZ_4K * 3, SZ_4K);
+	EXPECT(p == buf + SZ_1M - SZ_4K * 3, "top-down, got %p", (void *)p);
+	for (unsigned int i = 0; i < SZ_4K * 3; i++)
+		EXPECT(p[i] == 0, "byte %u not zeroed", i);
+	EXPECT(buf[SZ_1M - SZ_4K * 3 - 1] == 0xa5, "nothing else touched");
+	EXPECT(memblock_alloc(SZ_1M, SZ_4K) == NULL, "no room");
+	return true;
+}
+
+/* 128 disjoint regions fill the static array: the 129th is refused. */
+static bool full_array_refuses_cleanly(void)
+{
+	for (unsigned int i = 0; i < INIT_MEMBLOCK_REGIONS; i++) {
+		EXPECT(memblock_add(SZ_1M * (2 * i + 1), SZ_1M) == 0, "add %u", i);
+		EXPECT(memblock_reserve(SZ_1M * (2 * i + 1), SZ_4K) == 0, "r %u", i);
+	}
+	EXPECT(memblock_add(SZ_1G * 4, SZ_1M) == -ENOMEM, "full");
+	EXPECT(console_says("memory array is full"), "reported");
+	EXPECT(memblock_reserve(SZ_1G * 4, SZ_1M) == -ENOMEM, "full");
+	/* Removing from the middle needs a split, which needs a slot. */
+	EXPECT(memblock_remove(SZ_1M + SZ_4K, SZ_4K) == -ENOMEM, "split");
+	EXPECT(memblock.memory.cnt == INIT_MEMBLOCK_REGIONS, "nothing lost");
+	EXPECT(memblock.memory.total_size == SZ_1M * INIT_MEMBLOCK_REGIONS,
+	       "nothing changed");
+	EXPECT(memblock.reserved.cnt == INIT_MEMBLOCK_REGIONS, "nothing lost");
+	/* A range already covered needs no slot. */
+	EXPECT(memblock_add(SZ_1M, SZ_1M) == 0, "covered");
+	return true;
+}
+
+/* With resize allowed, a full reserved array doubles inside memory. */
+static bool full_reserved_array_grows(void)
+{
+	unsigned char *buf = host_map(SZ_16M, SZ_1M);
+	phys_addr_t base = (uintptr_t)buf;
+	unsigned int n = INIT_MEMBLOCK_REGIONS * 3;
+
+	EXPECT(memblock_add(base, SZ_16M) == 0, "add");
+	memblock_allow_resize();
+	for (unsigned int i = 0; i < n; i++)
+		EXPECT(memblock_reserve(base + SZ_4K * 2 * i, SZ_4K) == 0,
+		       "reserve %u", i);
+	/* n small regions plus the grown array itself. */
+	EXPECT(memblock.reserved.cnt == n + 1, "cnt %lu", memblock.reserved.cnt);
+	EXPECT(memblock.reserved.max >= n + 1, "max %lu", memblock.reserved.max);
+	for (unsigned int i = 0; i < n; i++)
+		EXPECT(memblock_is_region_reserved(base + SZ_4K * 2 * i, 1) &&
+		       !memblock_is_region_reserved(base + SZ_4K * (2 * i + 1), 1),
+		       "region %u kept", i);
+	EXPECT(memblock_is_region_reserved(virt_to_phys(memblock.reserved.regions),
+					   memblock.reserved.max *
+					   sizeof(struct memblock_region)),
+	       "the array reserves itself");
+	EXPECT(console_says("reserved array grew"), "reported");
+	return true;
+}
+
+/* The memory array grows too, into memory added before. */
+static bool full_memory_array_grows(void)
+{
+	unsigned char *buf = host_map(SZ_16M, SZ_1M);
+	phys_addr_t base = (uintptr_t)buf;
+	unsigned int n = INIT_MEMBLOCK_REGIONS + 10;
+
+	memblock_allow_resize();
+	EXPECT(memblock_add(base, SZ_1M) == 0, "room for the array");
+	for (unsigned int i = 1; i <= n; i++)
+		EXPECT(memblock_add(base + SZ_1M + SZ_4K * 2 * i, SZ_4K) == 0,
+		       "add %u", i);
+	EXPECT(memblock.memory.cnt == n + 1, "cnt %lu", memblock.memory.cnt);
+	EXPECT(memblock.memory.regions != NULL &&
+	       memblock_is_region_reserved(virt_to_phys(memblock.memory.regions), 1),
+	       "new array reserved");
+	EXPECT((uintptr_t)memblock.memory.regions >= (uintptr_t)buf &&
+	       (uintptr_t)memblock.memory.regions < (uintptr_t)buf + SZ_1M,
+	       "placed in memory");
+	return true;
+}
+
+/* Resize allowed but no room to grow into: refused, not lost. */
+static bool full_array_without_room_refuses(void)
+{
+	memblock_allow_resize();
+	for (unsigned int i = 0; i < INIT_MEMBLOCK_REGIONS; i++)
+		EXPECT(memblock_reserve(SZ_1M * (2 * i + 1), SZ_4K) == 0, "r %u", i);
+	EXPECT(memblock_reserve(SZ_1G, SZ_4K) == -ENOMEM, "no memory to grow");
+	EXPECT(memblock.reserved.cnt == INIT_MEMBLOCK_REGIONS, "unchanged");
+	return true;
+}
+
+static bool dump_shows_both_arrays(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add");
+	EXPECT(memblock_reserve(SZ_16M + SZ_1M, SZ_4K) == 0, "reserve");
+	EXPECT(memblock_mark_nomap(SZ_16M * 2 - SZ_4K, SZ_4K) == 0, "nomap");
+	console_clear();
+	memblock_dump_all();
+	EXPECT(console_says(" memory[0x0]\t[0x0000000001000000-0x0000000001ffefff], 0xfff000 bytes"),
+	       "memory line");
+	EXPECT(console_says(" memory[0x1]\t[0x0000000001fff000-0x0000000001ffffff], 0x1000 bytes no-map"),
+	       "no-map line");
+	EXPECT(console_says(" reserved[0x0]\t[0x0000000001100000-0x0000000001100fff], 0x1000 bytes"),
+	       "reserved line");
+	EXPECT(console_says("reserved.cnt  = 1"), "count");
+	return true;
+}
+
+static const struct host_test tests[] = {
+	HOST_TEST(add_simple),
+	HOST_TEST(add_disjoint_sorted),
+	HOST_TEST(add_adjacent_merges),
+	HOST_TEST(add_overlapping_merges),
+	HOST_TEST(add_within_and_covering),
+	HOST_TEST(add_bridges_gap),
+	HOST_TEST(add_zero_size_refused),
+	HOST_TEST(add_near_top_clamps),
+	HOST_TEST(reserve_inside_and_across),
+	HOST_TEST(remove_splits),
+	HOST_TEST(remove_ends_and_whole),
+	HOST_TEST(remove_across_regions),
+	HOST_TEST(phys_free_splits_reserved),
+	HOST_TEST(nomap_mark_and_clear),
+	HOST_TEST(free_ranges_are_memory_minus_reserved),
+	HOST_TEST(queries),
+	HOST_TEST(alloc_top_down),
+	HOST_TEST(alloc_bottom_up),
+	HOST_TEST(alloc_skips_reserved_and_small_gaps),
+	HOST_TEST(alloc_range_limits),
+	HOST_TEST(alloc_bad_alignment_refused),
+	HOST_TEST(alloc_near_top_no_overflow),
+	HOST_TEST(alloc_never_returns_zero),
+	HOST_TEST(alloc_zeroes_and_maps),
+	HOST_TEST(full_array_refuses_cleanly),
+	HOST_TEST(full_reserved_array_grows),
+	HOST_TEST(full_memory_array_grows),
+	HOST_TEST(full_array_without_room_refuses),
+	HOST_TEST(dump_shows_both_arrays),
+};
+
+int main(void)
+{
+	return host_test_main(tests, sizeof(tests) / sizeof(tests[0]));
+}
