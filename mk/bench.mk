@@ -6,10 +6,11 @@
 #   make bench QUICK=1   a short run (under a minute) into build/bench/ only
 #   make bench-build     just the programs, build/bench/bin/bench-*
 #
-# The benchmark must not measure sanitizers, so the buddy allocator is built
-# here a second time, plain -O2, from the same sources as build/host/libmm.a
-# (mm/, lib/printk.c and the host fake arch): once with the host's default
-# MAX_PAGE_ORDER and once with the largest allowed, 15.
+# The benchmark must not measure sanitizers. The default build links
+# build/host/libmm.a, host.mk's plain -O2 library; for MAX_PAGE_ORDER=15 the
+# same sources are built here again, with host.mk's flags (read when the
+# recipe runs, as host.mk is included after this file) plus
+# -DCONFIG_MAX_PAGE_ORDER=15, into build/bench/mm-order15/libmm.a.
 # One program per allocator, from the same scenario sources, so that every
 # allocator is called directly and no two of them share a process.
 
@@ -19,18 +20,18 @@ BENCH_BIN	:= $(BENCH_DIR)/bin
 BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 		   -Wstrict-prototypes -Wmissing-prototypes \
 		   -fno-strict-aliasing
-BENCH_MM_CPPFLAGS := -Iinclude -Iarch/host/include -Iarch/host \
-		   -DCONFIG_ARCH_NAME='"host"' -DCONFIG_PAGE_SHIFT=12
-BENCH_MM_SRCS	:= $(sort $(wildcard mm/*.c arch/host/*.c)) lib/printk.c
+# As host.mk's LIBMM_SRCS, which is not defined yet when this file is read.
+BENCH_MM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
+		   $(sort $(wildcard arch/host/*.c))
 BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
 
 # Per program: extra sources, flags, libraries.
 bench_srcs_buddy	:= bench/alloc_buddy.c bench/handoff.c
 bench_srcs_buddy-o15	:= $(bench_srcs_buddy)
-bench_flags_buddy	:= -DBENCH_BUDDY $(BENCH_MM_CPPFLAGS)
+bench_flags_buddy	:= -DBENCH_BUDDY -Iinclude -Iarch/host/include
 bench_flags_buddy-o15	:= $(bench_flags_buddy) -DCONFIG_MAX_PAGE_ORDER=15
-bench_libs_buddy	:= $(BENCH_DIR)/mm-default/libmm.a
+bench_libs_buddy	:= $(BUILD_ROOT)/host/libmm.a
 bench_libs_buddy-o15	:= $(BENCH_DIR)/mm-order15/libmm.a
 bench_srcs_glibc	:= bench/alloc_posix.c
 bench_srcs_jemalloc	:= bench/alloc_posix.c
@@ -40,19 +41,17 @@ bench_flags_mimalloc	:= -DBENCH_MIMALLOC
 bench_libs_jemalloc	:= -ljemalloc
 bench_libs_mimalloc	:= -lmimalloc
 
-# $(1): library folder under build/bench, $(2): extra CPPFLAGS.
-define bench_mm_lib
-$(BENCH_DIR)/$(1)/%.o: %.c
-	@mkdir -p $$(dir $$@)
-	$(Q)echo "  CC      $$@"
-	$(Q)$(BENCH_CC) $(BENCH_MM_CPPFLAGS) $(2) $(BENCH_CFLAGS) -MMD -MP -c $$< -o $$@
+$(BENCH_DIR)/mm-order15/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)echo "  HOSTCC  $@"
+	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) -DCONFIG_MAX_PAGE_ORDER=15 $(HOST_CFLAGS) \
+		-MMD -MP -c $< -o $@
 
-$(BENCH_DIR)/$(1)/libmm.a: $(patsubst %.c,$(BENCH_DIR)/$(1)/%.o,$(BENCH_MM_SRCS))
-	$(Q)echo "  AR      $$@"
-	$(Q)rm -f $$@ && ar rcs $$@ $$^
+$(BENCH_DIR)/mm-order15/libmm.a: $(patsubst %.c,$(BENCH_DIR)/mm-order15/%.o,$(BENCH_MM_SRCS))
+	$(Q)echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
 
--include $(patsubst %.c,$(BENCH_DIR)/$(1)/%.d,$(BENCH_MM_SRCS))
-endef
+-include $(patsubst %.c,$(BENCH_DIR)/mm-order15/%.d,$(BENCH_MM_SRCS))
 
 # $(1): program name.
 define bench_prog
@@ -70,8 +69,6 @@ $(BENCH_BIN)/bench-$(1): $(patsubst %.c,$(BENCH_DIR)/obj/$(1)/%.o,$(BENCH_SRCS) 
 -include $(patsubst %.c,$(BENCH_DIR)/obj/$(1)/%.d,$(BENCH_SRCS) $(bench_srcs_$(1)))
 endef
 
-$(eval $(call bench_mm_lib,mm-default,))
-$(eval $(call bench_mm_lib,mm-order15,-DCONFIG_MAX_PAGE_ORDER=15))
 $(foreach p,$(BENCH_PROGS),$(eval $(call bench_prog,$(p))))
 
 BENCH_TARGETS	:= $(addprefix $(BENCH_BIN)/bench-,$(BENCH_PROGS))
