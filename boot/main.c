@@ -1,20 +1,23 @@
 /*
  * main.c - the generic boot flow, the same on every target.
  *
- *   boot stub (arch/<arch>/entry.S) -> boot_main()
+ *   boot stub (arch/<arch>/) -> boot_main()
  *     -> console, banner
+ *     -> boot_memory_init(): boot info -> memblock, every reservation
+ *        (boot/memory.c)
+ *     -> arch_mmu_init(): map all RAM
+ *     -> memblock_free_all(): the hand-off to the buddy allocator
  *     -> selftests, which print KTAP
  *     -> arch_poweroff() with the verdict
- *
- * Memory discovery and the hand-off to the buddy allocator slot in between
- * the banner and the selftests (boot/memory.c).
  */
 #include <arch/console.h>
 #include <arch/entry.h>
 #include <arch/memory.h>
+#include <arch/mmu.h>
 #include <arch/poweroff.h>
+#include <boot/memory.h>
 #include <lib/printk.h>
-#include <mm/page_order.h>
+#include <mm/mm.h>
 #include "../tests/selftest/selftest.h"
 
 extern char __bss_start[], __bss_end[];
@@ -51,6 +54,12 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	printk("boot cpu %lu, boot info: %s at %#llx, image %p-%p\n",
 	       boot_cpu, proto_name(proto), (unsigned long long)info,
 	       (void *)_start, (void *)_end);
+
+	boot_memory_init(proto, info);
+	arch_mmu_init();
+	printk("hand-off: %lu pages to the buddy allocator\n",
+	       memblock_free_all());
+	show_buddyinfo();
 
 	selftest_boot_facts.bss_was_clear = bss_clear;
 	selftest_boot_facts.proto = proto;

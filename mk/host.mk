@@ -52,23 +52,56 @@ $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitiz
 $(HOST_DIR)/libmm.a: $(HOST_DIR)/plain/libmm.a
 	$(Q)cp $< $@
 
-# $(call host_test,binary,variant,main source)
+# $(call host_test,binary,variant,sources): a test program, with the harness
 define host_test
-$(HOST_DIR)/tests/$(1): $(HOST_DIR)/$(2)/$(3:.c=.o) $(HOST_DIR)/$(2)/$(HARNESS:.c=.o) $(HOST_DIR)/$(2)/libmm.a
+$(HOST_DIR)/tests/$(1): $(patsubst %.c,$(HOST_DIR)/$(2)/%.o,$(3) $(HARNESS)) $(HOST_DIR)/$(2)/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  HOSTLD  $$@"
-	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^
+	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^ -lm
 HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
+MACHINE		:= tests/host/mm/machine.c
 $(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
+$(foreach v,asan asan-order15,\
+  $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
+  $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE)))\
+  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE))))
 
-HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock
+# libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
+FUZZERS		:= page-alloc
+FUZZ_CORPUS	:= $(HOST_DIR)/fuzz-corpus
+
+# $(call fuzz_target,name): tests/host/mm/fuzz_<name with _>.c
+define fuzz_target
+$(HOST_DIR)/tests/fuzz-$(1): $(HOST_DIR)/fuzz/tests/host/mm/fuzz_$(subst -,_,$(1)).o $(HOST_DIR)/fuzz/libmm.a
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  FUZZLD  $$@"
+	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^
+endef
+$(foreach f,$(FUZZERS),$(eval $(call fuzz_target,$(f))))
+
+$(HOST_DIR)/run-fuzz-%: tests/host/fuzz-ktap.sh mk/host.mk
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec %s %s %s %s %s\n' $(CURDIR)/tests/host/fuzz-ktap.sh \
+		fuzz-$* $(CURDIR)/$(HOST_DIR)/tests/fuzz-$* $(FUZZ_BRIEF_SECONDS) \
+		$(CURDIR)/$(FUZZ_CORPUS)/$* > $@ && chmod +x $@
+
+HOST_TEST_BINS	+= $(foreach f,$(FUZZERS),$(HOST_DIR)/tests/fuzz-$(f) $(HOST_DIR)/run-fuzz-$(f))
+
+HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
+		   host-page-alloc=$(HOST_DIR)/tests/test-page-alloc \
+		   host-page-alloc-order15=$(HOST_DIR)/tests/test-page-alloc-order15 \
+		   host-page-refuse=$(HOST_DIR)/tests/test-page-refuse \
+		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15 \
+		   host-model=$(HOST_DIR)/tests/test-model \
+		   host-model-order15=$(HOST_DIR)/tests/test-model-order15 \
+		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
 
 TEST_SUITES	+= $(HOST_SUITES)
 TEST_PREREQS	+= host-tests
 
-.PHONY: host host-tests test-host
+.PHONY: host host-tests test-host fuzz
 
 ## host: build/host/libmm.a from the kernel's own mm/ sources
 host: $(HOST_DIR)/libmm.a
@@ -84,3 +117,10 @@ test-host: host-tests
 			echo "# suite $${s%%=*}"; $${s#*=} || fail=1; \
 		done; exit $$fail; \
 	fi
+
+## fuzz: every libFuzzer target for FUZZ_SECONDS, keeping its corpus
+fuzz: $(foreach f,$(FUZZERS),$(HOST_DIR)/tests/fuzz-$(f))
+	$(Q)fail=0; for f in $(FUZZERS); do \
+		tests/host/fuzz-ktap.sh fuzz-$$f $(HOST_DIR)/tests/fuzz-$$f \
+			$(FUZZ_SECONDS) $(FUZZ_CORPUS)/$$f || fail=1; \
+	done; exit $$fail

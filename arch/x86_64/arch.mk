@@ -17,9 +17,9 @@ ARCH_CFLAGS	:= -m64 -march=x86-64 -mcmodel=small -fno-pic \
 ARCH_ASFLAGS	:= -Wa,--noexecstack
 ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
-# memory.c joins when mm/memblock.c lands (it calls memblock_reserve()).
 ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S vectors.S start.c desc.c \
-		     traps.c console.c cpu.c)
+		     traps.c console.c cpu.c memory.c pgtable.c mmu.c \
+		     selftest_pgtable.c selftest_mmu.c)
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso

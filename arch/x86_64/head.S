@@ -13,8 +13,8 @@
  *
  * The stub then: takes the boot stack, checks for long mode, builds the
  * boot page tables (identity map of [0, 4 GiB) with 2 MiB pages; the
- * first 2 MiB with 4 KiB pages so that page 0 and the page under the boot
- * stack are guard pages), enables PAE, EFER.LME and paging, loads the GDT,
+ * first 2 MiB with 4 KiB pages so that the page under the boot stack is a
+ * guard page), enables PAE, EFER.LME and paging, loads the GDT,
  * far-jumps to 64-bit code, clears BSS and calls x86_start() (start.c)
  * with the entry used and the loader's eax and ebx, untouched.
  *
@@ -71,7 +71,7 @@ multiboot2_entry32:
 	cli
 	mov	$__boot_stack_top, %esp
 	push	%ebx			/* multiboot2 info */
-	push	%eax			/* MULTIBOOT2_BOOTLOADER_MAGIC, we hope */
+	push	%eax			/* the multiboot2 magic: x86_start() checks */
 	push	$X86_ENTRY_MULTIBOOT2
 	jmp	setup_long_mode
 	.size multiboot2_entry32, . - multiboot2_entry32
@@ -126,11 +126,12 @@ setup_long_mode:
 	call	fill_entries
 
 	/*
-	 * [0, 2 MiB) in 4 KiB pages instead, but for two guard pages: page 0,
-	 * so that a NULL dereference faults, and the page under the boot stack,
-	 * so that an overflow faults (and the double-fault handler, on its own
-	 * stack, reports it) instead of running over the page tables.
-	 * linker/x86_64.ld asserts that the stack guard is below 2 MiB.
+	 * [0, 2 MiB) in 4 KiB pages instead, but for one guard page: the page
+	 * under the boot stack, so that an overflow faults (and the double-fault
+	 * handler, on its own stack, reports it) instead of running over the
+	 * page tables. linker/x86_64.ld asserts that it is below 2 MiB.
+	 * Page 0 stays mapped: QEMU's PVH ROM puts the memory map there (at
+	 * 0x5a8 in QEMU 7.2), so it cannot catch NULL pointers.
 	 */
 	movl	$boot_pt0 + PTE_TABLE, boot_pd
 	mov	$boot_pt0, %edi
@@ -138,7 +139,6 @@ setup_long_mode:
 	mov	$4096, %edx
 	mov	$PTRS_PER_TABLE, %ecx
 	call	fill_entries
-	movl	$0, boot_pt0
 	mov	$__boot_stack_guard, %eax
 	shr	$12 - 3, %eax		/* page number * 8: its entry's offset */
 	movl	$0, boot_pt0(%eax)

@@ -13,13 +13,10 @@
 #include <asm/x86.h>
 #include "x86_64.h"
 
-/* Page 0 is a guard page (head.S): a pointer into it is not boot info. */
-#define LOWEST_VALID_INFO 0x1000
-
 static enum boot_protocol find_protocol(uint32_t entry, uint32_t eax,
 					uint32_t ebx)
 {
-	if (ebx < LOWEST_VALID_INFO)
+	if (!ebx)
 		return BOOT_PROTO_NONE;
 	switch (entry) {
 	case X86_ENTRY_MULTIBOOT2:

@@ -7,6 +7,8 @@
 #include <mm/gfp.h>
 #include <mm/memblock.h>
 #include <mm/page_alloc.h>
+#include <mm/page_check.h>
+#include <mm/page_fill.h>
 #include <mm/page_order.h>
 
 #endif /* MM_MM_H */

@@ -10,6 +10,7 @@
 #ifndef MM_PAGE_ALLOC_H
 #define MM_PAGE_ALLOC_H
 
+#include <lib/errno.h>
 #include <lib/types.h>
 #include <mm/gfp.h>
 #include <mm/page_order.h>
@@ -26,23 +27,46 @@ struct page {
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 
 /*
- * __free_pages - give back a block from alloc_pages() with the same order.
+ * __free_pages - give back a block from alloc_pages() with the same order;
+ * it merges with its free buddy, order by order, up to MAX_PAGE_ORDER.
  * A double free, a wrong order, a reserved, misaligned or out-of-range page
  * is refused, reported with its pfn and order, and changes nothing.
  */
 void __free_pages(struct page *page, unsigned int order);
 
-/* __get_free_pages/free_pages - the same, by (virtual) address. 0 on failure. */
+/*
+ * __get_free_pages/free_pages - the same, by (virtual) address. 0 on
+ * failure; free_pages(0, order) does nothing, as in Linux.
+ */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 unsigned long get_zeroed_page(gfp_t gfp);
 void free_pages(unsigned long addr, unsigned int order);
 
 /*
+ * Why a free was refused. Each is a distinct negative errno; a refused
+ * free is reported on the console as
+ *   "error: refused free of pfn 0x1234 order 3: double free"
+ * and leaves the allocator exactly as it was.
+ */
+enum free_refusal {
+	FREE_REFUSED_OUT_OF_RANGE = -ERANGE,	/* no page of this allocator */
+	FREE_REFUSED_BAD_ORDER = -E2BIG,	/* order above MAX_PAGE_ORDER */
+	FREE_REFUSED_MISALIGNED = -EFAULT,	/* pfn or address not aligned */
+	FREE_REFUSED_DOUBLE_FREE = -EEXIST,	/* the page is already free */
+	FREE_REFUSED_WRONG_ORDER = -EINVAL,	/* allocated with another order */
+	FREE_REFUSED_RESERVED = -EPERM,		/* never the allocator's */
+	FREE_REFUSED_NOT_BLOCK_START = -ENOENT,	/* inside an allocated block */
+	FREE_REFUSED_CORRUPT = -EIO,		/* metadata makes no sense */
+};
+
+/*
  * free_pages_checked - __free_pages() that also says why it refused.
- * Return: 0, or a negative errno (see enum free_refusal in mm/page_alloc.c
- * and free_refusal_name()).
+ * Return: 0, or an enum free_refusal value.
  */
 int free_pages_checked(struct page *page, unsigned int order);
+
+/* free_refusal_name - the words used on the console for @err. */
+const char *free_refusal_name(int err);
 
 /*
  * get_order - the smallest order whose block holds @size bytes.
@@ -63,6 +87,8 @@ unsigned long nr_free_pages(void);
 unsigned long nr_free_blocks(unsigned int order);
 /* Pages the allocator manages: free or allocated, not reserved. */
 unsigned long nr_managed_pages(void);
+/* Bytes of per-page metadata and section tables (see memblock_free_all). */
+size_t page_metadata_bytes(void);
 
 /* show_buddyinfo - print free blocks per order in /proc/buddyinfo style. */
 void show_buddyinfo(void);

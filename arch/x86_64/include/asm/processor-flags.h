@@ -34,6 +34,7 @@
  */
 #define BOOT_MAP_GIB 4
 #ifndef __ASSEMBLY__
+#define PMD_SIZE      (1ULL << PMD_SHIFT)
 #define BOOT_MAP_SIZE ((unsigned long long)BOOT_MAP_GIB << PUD_SHIFT)
 #endif
 

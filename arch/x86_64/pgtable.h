@@ -1,0 +1,30 @@
+/*
+ * pgtable.h - walking the x86_64 4-level page tables that CR3 points to.
+ *
+ * Every table is reached through phys_to_virt(): RAM below 4 GiB, where
+ * head.S and arch_mmu_init() take page-table pages, is identity-mapped.
+ */
+#ifndef ARCH_X86_64_PGTABLE_H
+#define ARCH_X86_64_PGTABLE_H
+
+#include <lib/types.h>
+
+typedef uint64_t pte_t;
+
+/*
+ * x86_pd_entry - the page-directory entry (2 MiB granule) covering @va.
+ * A missing PDPT or PD is taken from @alloc_table, which returns a zeroed
+ * page; with @alloc_table NULL, a missing level gives NULL.
+ */
+pte_t *x86_pd_entry(uint64_t va, pte_t *(*alloc_table)(void));
+
+/*
+ * x86_translate - where @va leads, through 2 MiB or 4 KiB pages.
+ * Return: true and *@pa set, or false when @va is not mapped.
+ */
+bool x86_translate(uint64_t va, phys_addr_t *pa);
+
+/* x86_identity_mapped - @va is mapped, to the physical address @va. */
+bool x86_identity_mapped(uint64_t va);
+
+#endif /* ARCH_X86_64_PGTABLE_H */

@@ -1,0 +1,94 @@
+/*
+ * memory.c - the generic boot memory flow: read the boot info, give
+ * memblock the RAM, reserve everything that is not ours, print the result.
+ * Kernel only (it needs the linker's symbols); the host memmap tool runs
+ * the same readers and bootmem_apply() without it.
+ *
+ * Policy for boot data, on every target:
+ *   - the boot info is reserved in place, never copied: the DTB
+ *     (totalsize), the multiboot2 information (total_size; GRUB puts it
+ *     right after _end), the PVH start_info with its memory map, module
+ *     list and command line. All of it stays readable for the whole run.
+ *   - the kernel image [_start, _end), BSS included, and the boot stack.
+ *   - what the firmware and loader keep: /reserved-memory (OpenSBI's own
+ *     region is one), /memreserve/ (U-Boot's for what it loaded), the
+ *     initrd, multiboot2 and PVH modules.
+ *   - the low 1 MiB on x86_64 (arch_reserve_memory(): real-mode IVT, BDA,
+ *     EBDA, option ROMs and the BIOS live there).
+ *   - page 0 wherever it is RAM: physical address 0 is how memblock says
+ *     "nothing", so that page is never handed out.
+ * All of it happens before the first memblock allocation.
+ */
+#include <arch/memory.h>
+#include <boot/memory.h>
+#include <boot/readers.h>
+#include <boot/reserve.h>
+#include <boot/fdt.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <mm/memblock.h>
+#include <mm/page_order.h>
+
+static struct boot_range boot_ranges[BOOT_MAX_RANGES];
+
+/* Every physical address is reachable in the kernel; only wrapping fails. */
+static const void *pvh_phys_map(const struct pvh_source *src, uint64_t addr,
+				size_t len)
+{
+	if (addr + len < addr)
+		return NULL;
+	return phys_to_virt(addr);
+}
+
+static const char *read_boot_info(enum boot_protocol proto, phys_addr_t info,
+				  struct boot_memmap *map, int *err)
+{
+	const void *p = phys_to_virt(info);
+	struct pvh_source pvh = { .map = pvh_phys_map, .physical = true };
+	uint32_t size;
+
+	switch (proto) {
+	case BOOT_PROTO_FDT:
+		/* Only totalsize bytes are read; fdt_open checks it first. */
+		size = fdt_header_totalsize(p);
+		*err = fdt_memory_parse(p, size ? size : 8, map);
+		return "device tree blob";
+	case BOOT_PROTO_MULTIBOOT2:
+		size = *(const uint32_t *)p;
+		*err = multiboot2_memory_parse(p, size, map);
+		return "multiboot2 information";
+	case BOOT_PROTO_PVH:
+		*err = pvh_memory_parse(&pvh, info, map);
+		return "PVH start info";
+	default:
+		*err = bootmem_error(map, -EINVAL, "no boot information from the "
+				     "loader: cannot find memory");
+		return "";
+	}
+}
+
+void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
+{
+	struct boot_memmap map;
+	const char *what;
+	int err;
+
+	bootmem_init(&map, boot_ranges, ARRAY_SIZE(boot_ranges));
+	what = read_boot_info(proto, info, &map, &err);
+	if (err)
+		panic("%s", map.error);
+
+	err = bootmem_apply(&map);
+	err = err ?: boot_reserve(info, map.info_size, what);
+	err = err ?: boot_reserve(virt_to_phys(_start), _end - _start,
+				  "kernel image");
+	err = err ?: boot_reserve(virt_to_phys(__boot_stack_bottom),
+				  __boot_stack_top - __boot_stack_bottom,
+				  "boot stack");
+	if (err)
+		panic("cannot reserve boot memory (error %d)", err);
+	arch_reserve_memory();
+	if (memblock_is_memory(0) && !memblock_is_region_reserved(0, PAGE_SIZE))
+		boot_reserve(0, PAGE_SIZE, "page 0 (address 0 means none)");
+	boot_memory_print();
+}

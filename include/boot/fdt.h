@@ -1,0 +1,81 @@
+/*
+ * fdt.h - a read-only, bounds-checked reader for flattened device trees
+ * (devicetree specification v0.4, chapter 5).
+ *
+ * fdt_open() validates the whole blob before anything reads it: the header,
+ * every block offset and size against totalsize, the memory reservation
+ * block and its terminator, and the structure block token by token (names
+ * NUL-terminated inside the block, property names inside the strings block,
+ * nodes balanced, depth limited, FDT_END reached). The accessors below check
+ * their bounds again and never read outside [blob, blob + totalsize).
+ *
+ * Nodes are named by the offset of their FDT_BEGIN_NODE token inside the
+ * structure block, as in libfdt.
+ */
+#ifndef BOOT_FDT_H
+#define BOOT_FDT_H
+
+#include <lib/types.h>
+
+#define FDT_MAGIC		0xd00dfeedu
+#define FDT_V16_HEADER_SIZE	36u
+#define FDT_V17_HEADER_SIZE	40u
+#define FDT_MAX_DEPTH		32	/* deeper nesting is refused */
+#define FDT_MAX_TOTALSIZE	(64u << 20)	/* larger is refused as absurd */
+
+struct fdt {
+	const uint8_t *blob;
+	uint32_t totalsize;
+	uint32_t version;
+	uint32_t off_rsvmap;
+	uint32_t off_struct, size_struct;
+	uint32_t off_strings, size_strings;
+	int root;		/* offset of the root node */
+	char *error;		/* BOOT_ERROR_LEN bytes, set on failure */
+};
+
+/*
+ * fdt_open - validate @blob (@avail readable bytes) and fill @fdt.
+ * @error: a BOOT_ERROR_LEN buffer for the message on failure.
+ * Return: 0, or -EBADMSG with "fdt: <problem>" in @error.
+ */
+int fdt_open(struct fdt *fdt, const void *blob, size_t avail, char *error);
+
+/* fdt_header_totalsize - totalsize of a blob whose first 8 bytes can be
+ * read, or 0 when the magic is wrong (for callers that must learn how much
+ * to map before they can call fdt_open). */
+uint32_t fdt_header_totalsize(const void *blob);
+
+/* fdt_first_child / fdt_next_child - iterate over @parent's children.
+ * Return: a node offset, or -1 when there are no more. */
+int fdt_first_child(const struct fdt *fdt, int parent);
+int fdt_next_child(const struct fdt *fdt, int child);
+
+/* fdt_node_name - the node's name ("" for the root). Never NULL. */
+const char *fdt_node_name(const struct fdt *fdt, int node);
+
+/*
+ * fdt_getprop - find property @name of @node.
+ * Return: its value (*@len bytes, inside the blob), or NULL if absent.
+ */
+const void *fdt_getprop(const struct fdt *fdt, int node, const char *name,
+			uint32_t *len);
+
+/* fdt_node_is_available - status absent, "okay" or "ok". */
+bool fdt_node_is_available(const struct fdt *fdt, int node);
+
+/* fdt_prop_is_string - the property is a NUL-terminated @value. */
+bool fdt_prop_is_string(const struct fdt *fdt, int node, const char *name,
+			const char *value);
+
+/*
+ * fdt_rsvmap_entry - the @index-th /memreserve/ entry.
+ * Return: true and *@base, *@size set, or false past the last one.
+ */
+bool fdt_rsvmap_entry(const struct fdt *fdt, unsigned int index,
+		      uint64_t *base, uint64_t *size);
+
+/* fdt_read_cells - big-endian number of @cells (1 or 2) 32-bit cells. */
+uint64_t fdt_read_cells(const void *p, unsigned int cells);
+
+#endif /* BOOT_FDT_H */

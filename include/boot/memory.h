@@ -1,0 +1,28 @@
+/*
+ * memory.h - the generic boot memory flow, the same on every target.
+ */
+#ifndef BOOT_MEMORY_H
+#define BOOT_MEMORY_H
+
+#include <arch/entry.h>
+#include <lib/types.h>
+
+#define BOOT_MAX_RANGES		256
+
+/*
+ * boot_memory_init - find the machine's memory and reserve what is not
+ * ours, before any allocation:
+ *   1. read the boot info (@proto at physical @info) into ranges;
+ *   2. memblock_add() the usable RAM;
+ *   3. reserve, each with its reason: the loader's and firmware's ranges
+ *      (DT reserved-memory, no-map, /memreserve/, initrd, modules), the
+ *      boot info itself, the kernel image [_start, _end) BSS included, the
+ *      boot stack, then arch_reserve_memory() (x86_64: the low 1 MiB) and
+ *      page 0 if it is RAM and still free;
+ *   4. print the memory map and every reservation.
+ * Malformed boot info or no usable memory is not survivable: it panics
+ * with the reader's message, so the boot ends with a FAIL status.
+ */
+void boot_memory_init(enum boot_protocol proto, phys_addr_t info);
+
+#endif /* BOOT_MEMORY_H */

@@ -1,0 +1,59 @@
+/*
+ * readers.h - the boot-info readers: device tree, multiboot2, PVH.
+ *
+ * Each validates what the loader handed over and appends to @map the
+ * usable RAM and the reservations it describes, with a reason for each
+ * (see bootmem.h for the list and the error convention). None reads
+ * outside the bytes it is given, none writes anything but @map.
+ */
+#ifndef BOOT_READERS_H
+#define BOOT_READERS_H
+
+#include <boot/bootmem.h>
+
+/*
+ * fdt_memory_parse - memory nodes (device_type = "memory", status okay, all
+ * reg entries in the root's #address-cells/#size-cells), static
+ * /reserved-memory children (no-map kept apart), /memreserve/ entries and
+ * the /chosen initrd, from the DTB at @blob (@avail readable bytes).
+ * map->info_size = totalsize. Refuses cell counts other than 1 or 2, a reg
+ * that is not a whole number of entries, a range past 2^64, an initrd end
+ * before its start, and everything fdt_open() refuses.
+ */
+int fdt_memory_parse(const void *blob, size_t avail, struct boot_memmap *map);
+
+/*
+ * multiboot2_memory_parse - the memory-map tag (type 6) of the multiboot2
+ * information at @mbi (@avail readable bytes): type 1 entries are memory,
+ * the rest are listed as not RAM; modules (tag 3) are reserved.
+ * map->info_size = total_size.
+ */
+int multiboot2_memory_parse(const void *mbi, size_t avail,
+			    struct boot_memmap *map);
+
+/*
+ * struct pvh_source - how the PVH reader reaches the structures that
+ * hvm_start_info points to.
+ * @map:      a pointer to [@addr, @addr + @len), or NULL if that is not
+ *            readable (out of the file, or wrapping).
+ * @physical: the addresses are real physical addresses (the kernel), so
+ *            the start_info, memory map, module list and command line are
+ *            reserved too; false when they are offsets in a saved file.
+ */
+struct pvh_source {
+	const void *(*map)(const struct pvh_source *src, uint64_t addr,
+			   size_t len);
+	const void *base;	/* for file sources: the file's bytes */
+	size_t size;
+	bool physical;
+};
+
+/*
+ * pvh_memory_parse - the hvm_start_info at @info: version 1 or later, its
+ * memmap (type 1 entries are memory, others listed as not RAM), modules
+ * reserved. map->info_size = the start_info's size for its version.
+ */
+int pvh_memory_parse(const struct pvh_source *src, uint64_t info,
+		     struct boot_memmap *map);
+
+#endif /* BOOT_READERS_H */

@@ -1,0 +1,59 @@
+/*
+ * machine.c - simulated machines and state snapshots for host tests.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "machine.h"
+
+void machine_map(phys_addr_t span)
+{
+	host_set_phys_offset((uintptr_t)host_map(span, SZ_1M));
+}
+
+bool std_machine(unsigned int nr_top)
+{
+	machine_map(4 * SZ_1G);
+	EXPECT(memblock_add(STD_BASE, nr_top * TOP_BYTES) == 0, "main bank");
+	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	/* Highest first: taking a whole block of an order splits nothing. */
+	for (unsigned int o = MAX_PAGE_ORDER; o-- > 0;)
+		while (nr_free_blocks(o))
+			EXPECT(alloc_pages(0, o), "drain order %u", o);
+	EXPECT(nr_free_blocks(MAX_PAGE_ORDER) == nr_top, "%lu top blocks",
+	       nr_free_blocks(MAX_PAGE_ORDER));
+	EXPECT(nr_free_pages() == nr_top * TOP_PAGES, "free pages");
+	return true;
+}
+
+void snapshot_take(struct snapshot *s)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	s->bytes = nr_map_pages();
+	s->map = malloc(s->bytes);
+	memcpy(s->map, pa->map, s->bytes);
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		s->blocks[o] = pa->free_area[o].nr_free;
+	s->nr_free = pa->nr_free;
+	s->nr_managed = pa->nr_managed;
+}
+
+bool snapshot_same(const struct snapshot *s)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		if (s->blocks[o] != pa->free_area[o].nr_free)
+			return false;
+	return s->nr_free == pa->nr_free && s->nr_managed == pa->nr_managed &&
+	       s->bytes == nr_map_pages() &&
+	       memcmp(s->map, pa->map, s->bytes) == 0 &&
+	       page_alloc_check() == 0;
+}
+
+void snapshot_drop(struct snapshot *s)
+{
+	free(s->map);
+	s->map = NULL;
+}

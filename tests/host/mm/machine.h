@@ -1,0 +1,46 @@
+/*
+ * machine.h - simulated machines for the buddy allocator's host tests.
+ *
+ * machine_map() backs physical [0, span) with lazily mapped host memory
+ * (host_phys_offset points physical 0 at it), so tests choose any physical
+ * layout, PFN 0 and banks above 4 GiB included, and only what the
+ * allocator touches costs host memory.
+ */
+#ifndef TESTS_HOST_MM_MACHINE_H
+#define TESTS_HOST_MM_MACHINE_H
+
+#include "harness.h"
+#include "../../../mm/page_state.h"
+
+#define SZ_4K		0x1000ULL
+#define SZ_1M		0x100000ULL
+#define SZ_1G		0x40000000ULL
+#define TOP_PAGES	(1UL << MAX_PAGE_ORDER)
+#define TOP_BYTES	((phys_addr_t)PAGE_SIZE << MAX_PAGE_ORDER)
+
+void machine_map(phys_addr_t span);
+
+/*
+ * std_machine - @nr_top top-order blocks at 2 GiB, the metadata in a small
+ * bank of its own at 3 GiB, handed off, and every block below the top order
+ * taken out (held, never freed) so that the free lists hold exactly @nr_top
+ * top-order blocks. Return: false (with a diagnostic) if that failed.
+ */
+#define STD_BASE	(2 * SZ_1G)
+bool std_machine(unsigned int nr_top);
+
+/* A copy of the whole allocator state, to prove a refusal changed nothing. */
+struct snapshot {
+	unsigned char *map;
+	size_t bytes;
+	unsigned long blocks[NR_PAGE_ORDERS];
+	unsigned long nr_free, nr_managed;
+};
+
+void snapshot_take(struct snapshot *s);
+bool snapshot_same(const struct snapshot *s);
+void snapshot_drop(struct snapshot *s);
+
+#define EXPECT_SOUND()	EXPECT(page_alloc_check() == 0, "invariant checker")
+
+#endif /* TESTS_HOST_MM_MACHINE_H */

@@ -1,0 +1,350 @@
+/*
+ * test_page_alloc.c - the buddy allocator and the hand-off on the host:
+ * split and merge at every order including MAX_PAGE_ORDER, exhaustion,
+ * banks that are unaligned, far apart, above 4 GiB or at PFN 0, and the
+ * boundaries of the seed patches. Built at the default MAX_PAGE_ORDER and
+ * at 15.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <arch/cpu.h>
+#include "machine.h"
+
+/* Split: one top block becomes one free block of every order o..MAX-1. */
+static bool split_and_merge_every_order(void)
+{
+	struct snapshot base;
+
+	if (!std_machine(4))
+		return false;
+	snapshot_take(&base);
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		struct page *p = alloc_pages(0, o);
+
+		EXPECT(p, "order %u", o);
+		EXPECT((page_to_pfn(p) & ((1UL << o) - 1)) == 0, "aligned");
+		for (unsigned int k = 0; k < NR_PAGE_ORDERS; k++)
+			EXPECT(nr_free_blocks(k) == (k == MAX_PAGE_ORDER ? 3u
+						     : k >= o ? 1u : 0u),
+			       "after order %u: order %u has %lu blocks", o, k,
+			       nr_free_blocks(k));
+		EXPECT(nr_free_pages() == 4 * TOP_PAGES - (1UL << o), "count");
+		EXPECT_SOUND();
+		__free_pages(p, o);
+		EXPECT(snapshot_same(&base), "order %u merged back", o);
+	}
+	snapshot_drop(&base);
+	return true;
+}
+
+/* Two top blocks that are buddies one order up stay two blocks. */
+static bool merge_stops_at_max_page_order(void)
+{
+	struct page *p[4];
+
+	if (!std_machine(4))
+		return false;
+	for (int i = 0; i < 4; i++)
+		EXPECT((p[i] = alloc_pages(0, MAX_PAGE_ORDER)), "top %d", i);
+	EXPECT(!alloc_pages(__GFP_NOWARN, MAX_PAGE_ORDER), "fifth top block");
+	EXPECT(nr_free_pages() == 0, "all taken");
+	for (int i = 0; i < 4; i++)
+		__free_pages(p[i], MAX_PAGE_ORDER);
+	EXPECT(nr_free_blocks(MAX_PAGE_ORDER) == 4, "four top blocks");
+	for (int i = 0; i < 4; i++)
+		EXPECT(p[i]->state == (PG_FREE | MAX_PAGE_ORDER), "head %d", i);
+	EXPECT_SOUND();
+	return true;
+}
+
+/* Every page, one at a time, then all back: the top blocks return. */
+static bool exhaustion_at_order_0(void)
+{
+	unsigned long n = 2 * TOP_PAGES, got = 0;
+	struct page **pages = calloc(n + 1, sizeof(*pages));
+	unsigned char *seen = calloc(n, 1);
+	struct snapshot base;
+
+	if (!std_machine(2))
+		return false;
+	snapshot_take(&base);
+	while ((pages[got] = alloc_pages(0, 0))) {
+		unsigned long i = page_to_pfn(pages[got]) - PHYS_PFN(STD_BASE);
+
+		EXPECT(i < n && !seen[i], "pfn %#lx handed out twice or outside",
+		       page_to_pfn(pages[got]));
+		seen[i] = 1;
+		EXPECT(++got <= n, "more pages than exist");
+	}
+	EXPECT(got == n, "got %lu of %lu pages", got, n);
+	EXPECT(nr_free_pages() == 0 && !alloc_pages(0, 0), "empty");
+	EXPECT_SOUND();
+	while (got)
+		__free_pages(pages[--got], 0);
+	EXPECT(snapshot_same(&base), "merged back to top blocks");
+	snapshot_drop(&base);
+	free(pages);
+	free(seen);
+	return true;
+}
+
+/* Exactly PAGE_SIZE << MAX_PAGE_ORDER is fine; one byte more is not. */
+static bool seed_top_size_accepted_one_byte_more_refused(void)
+{
+	struct snapshot base;
+	unsigned long addr;
+
+	if (!std_machine(1))
+		return false;
+	EXPECT(get_order(TOP_BYTES) == MAX_PAGE_ORDER, "floppy/genwqe size");
+	EXPECT(get_order(TOP_BYTES + 1) == MAX_PAGE_ORDER + 1, "one more byte");
+	EXPECT(get_order(0) == 0 && get_order(1) == 0 && get_order(PAGE_SIZE) == 0 &&
+	       get_order(PAGE_SIZE + 1) == 1, "small sizes");
+	snapshot_take(&base);
+	console_clear();
+	EXPECT(!alloc_pages(0, get_order(TOP_BYTES + 1)), "refused");
+	EXPECT(console_says("is above MAX_PAGE_ORDER"), "warned");
+	EXPECT(snapshot_same(&base), "nothing changed");
+	console_clear();
+	EXPECT(!__get_free_pages(__GFP_NOWARN, MAX_PAGE_ORDER + 1), "refused");
+	EXPECT(!alloc_pages(__GFP_NOWARN, ~0u), "huge order refused");
+	EXPECT(!console_says("above"), "__GFP_NOWARN is quiet");
+	EXPECT(snapshot_same(&base), "nothing changed");
+	addr = __get_free_pages(0, get_order(TOP_BYTES));
+	EXPECT(addr, "exactly the top size");
+	memset((void *)addr, 0x5a, TOP_BYTES);
+	free_pages(addr, get_order(TOP_BYTES));
+	EXPECT(snapshot_same(&base), "freed");
+	snapshot_drop(&base);
+	return true;
+}
+
+/* iommu: the mask of usable orders has bits 0..MAX_PAGE_ORDER, all usable. */
+static bool seed_order_mask_covers_every_order(void)
+{
+	unsigned long mask = (2UL << MAX_PAGE_ORDER) - 1;
+
+	if (!std_machine(2))
+		return false;
+	EXPECT(__builtin_popcountl(mask) == NR_PAGE_ORDERS, "bits");
+	EXPECT((sizeof(long) * 8 - 1) - __builtin_clzl(mask) == MAX_PAGE_ORDER,
+	       "highest bit is the top order");
+	while (mask) {
+		unsigned int order = (sizeof(long) * 8 - 1) - __builtin_clzl(mask);
+
+		EXPECT(alloc_pages(0, order), "order %u from the mask", order);
+		mask &= ~(1UL << order);
+	}
+	return true;
+}
+
+/* slub: an order search over 0..MAX_PAGE_ORDER reaches the top order. */
+static int slab_order(unsigned long size)
+{
+	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++)
+		if ((PAGE_SIZE << order) >= size)
+			return (int)order;
+	return -1;
+}
+
+static bool seed_slab_order_search_reaches_top(void)
+{
+	if (!std_machine(1))
+		return false;
+	EXPECT(slab_order(TOP_BYTES) == MAX_PAGE_ORDER, "top size");
+	EXPECT(slab_order(TOP_BYTES / 2 + 1) == MAX_PAGE_ORDER, "just over half");
+	EXPECT(slab_order(TOP_BYTES + 1) == -1, "too big");
+	EXPECT(alloc_pages(0, slab_order(TOP_BYTES)), "allocated");
+	return true;
+}
+
+static bool gfp_zero_and_addresses(void)
+{
+	struct page *p;
+	unsigned char *a, *z;
+
+	if (!std_machine(1))
+		return false;
+	p = alloc_pages(0, 2);
+	EXPECT(p, "alloc");
+	a = page_address(p);
+	EXPECT(virt_to_page(a) == p && virt_to_page(a + 5) == p, "virt_to_page");
+	EXPECT(pfn_to_page(page_to_pfn(p)) == p, "pfn round trip");
+	EXPECT(page_to_phys(p) == PFN_PHYS(page_to_pfn(p)), "phys");
+	memset(a, 0xaa, 4 * PAGE_SIZE);
+	free_pages((unsigned long)a, 2);
+	z = (unsigned char *)__get_free_pages(__GFP_ZERO, 2);
+	EXPECT(z == a, "the same block again (most recently freed)");
+	for (unsigned long i = 0; i < 4 * PAGE_SIZE; i++)
+		EXPECT(z[i] == 0, "byte %lu not zeroed", i);
+	z = (unsigned char *)get_zeroed_page(0);
+	EXPECT(z && z[0] == 0 && z[PAGE_SIZE - 1] == 0, "zeroed page");
+	free_pages(0, 3);	/* Linux: a no-op */
+	EXPECT_SOUND();
+	return true;
+}
+
+/* Every page given to the allocator lies in a bank and outside reserved. */
+static bool only_free_memory_handed_out(unsigned long given)
+{
+	unsigned long got = 0;
+	struct page **pages = calloc(given + 1, sizeof(*pages));
+	struct snapshot base;
+
+	snapshot_take(&base);
+	while ((pages[got] = alloc_pages(0, 0))) {
+		phys_addr_t pa = page_to_phys(pages[got]);
+
+		EXPECT(memblock_is_region_memory(pa, PAGE_SIZE), "%#llx: no bank",
+		       (unsigned long long)pa);
+		EXPECT(!memblock_is_region_reserved(pa, PAGE_SIZE),
+		       "%#llx is reserved", (unsigned long long)pa);
+		EXPECT(++got <= given, "more than given");
+	}
+	EXPECT(got == given, "%lu of %lu", got, given);
+	while (got)
+		__free_pages(pages[--got], 0);
+	EXPECT(snapshot_same(&base), "all merged back");
+	snapshot_drop(&base);
+	free(pages);
+	return true;
+}
+
+/* PFN 0 is a page like any other: a top-order block starts there. */
+static bool handoff_pfn0(void)
+{
+	unsigned long given;
+
+	machine_map(2 * TOP_BYTES);
+	EXPECT(memblock_add(0, 2 * TOP_BYTES) == 0, "bank at 0");
+	given = memblock_free_all();
+	EXPECT(given == 2 * TOP_PAGES - PFN_UP(page_metadata_bytes()),
+	       "given %lu", given);
+	EXPECT(pfn_to_page(0) && pfn_to_page(0)->state == (PG_FREE | MAX_PAGE_ORDER),
+	       "pfn 0 heads a top block");
+	EXPECT_SOUND();
+	return only_free_memory_handed_out(given);
+}
+
+/*
+ * Banks: unaligned start and size below 4 GiB, one reservation inside an
+ * aligned bank, a bank above 4 GiB with a no-map hole, whole sections
+ * missing in between.
+ *   |..mmmm..|....|mmrmmmm|........|mmmNNmm|
+ */
+static bool handoff_banks_holes_above_4g(void)
+{
+	phys_addr_t b1 = SZ_1M + 3 * SZ_4K, s1 = TOP_BYTES + 7 * SZ_4K + 5;
+	phys_addr_t b2 = 2 * SZ_1G, s2 = TOP_BYTES;
+	phys_addr_t b3 = 5 * SZ_1G + 4 * SZ_4K, s3 = TOP_BYTES + 9 * SZ_4K;
+	unsigned long given, expect;
+
+	machine_map(6 * SZ_1G);
+	EXPECT(memblock_add(b1, s1) == 0 && memblock_add(b2, s2) == 0 &&
+	       memblock_add(b3, s3) == 0, "banks");
+	EXPECT(memblock_reserve(b2 + 5 * SZ_4K, 3 * SZ_4K) == 0, "reserve");
+	EXPECT(memblock_mark_nomap(b3 + TOP_BYTES / 2, 16 * SZ_4K) == 0, "nomap");
+	given = memblock_free_all();
+	/* Whole pages: s1 loses its last partial page; b3's bank its no-map. */
+	expect = PHYS_PFN(s1) + TOP_PAGES - 3 + TOP_PAGES + 9 - 16 -
+		 PFN_UP(page_metadata_bytes());
+	EXPECT(given == expect, "given %lu, expected %lu", given, expect);
+	EXPECT(nr_managed_pages() == given && nr_free_pages() == given, "counts");
+	EXPECT(pfn_to_page(PHYS_PFN(4 * SZ_1G)) == NULL, "missing section");
+	EXPECT(pfn_to_page(PHYS_PFN(b1)) != NULL, "present section");
+	EXPECT(pfn_to_page(PHYS_PFN(b3 + TOP_BYTES / 2))->state == PG_RESERVED,
+	       "no-map is reserved");
+	EXPECT_SOUND();
+	return only_free_memory_handed_out(given);
+}
+
+/* The hand-off frees blocks, not pages: about one per top-order block. */
+static bool handoff_frees_large_blocks(void)
+{
+	unsigned long given, blocks;
+
+	machine_map(2 * SZ_1G);
+	EXPECT(memblock_add(SZ_1G, SZ_1G) == 0, "1 GiB");
+	given = memblock_free_all();
+	blocks = page_allocator.handoff_blocks;
+	printf("# hand-off of 1 GiB: %lu pages in %lu blocks (%lu top-order)\n",
+	       given, blocks, nr_free_blocks(MAX_PAGE_ORDER));
+	EXPECT(blocks <= (given >> MAX_PAGE_ORDER) + 2 * NR_PAGE_ORDERS,
+	       "%lu blocks", blocks);
+	EXPECT_SOUND();
+	return true;
+}
+
+/* Measured metadata per page, and hand-off time, for growing machines. */
+static bool metadata_and_handoff_scale(void)
+{
+	static const unsigned int gib[] = { 1, 16, 64 };
+
+	for (unsigned int i = 0; i < sizeof(gib) / sizeof(gib[0]); i++) {
+		phys_addr_t size = gib[i] * SZ_1G;
+		unsigned long pages = PHYS_PFN(size), given;
+		uint64_t t0, t1;
+
+		memblock_reset_for_test();
+		page_alloc_reset_for_test();
+		machine_map(size + 2 * SZ_1G);
+		EXPECT(memblock_add(2 * SZ_1G, size) == 0, "bank");
+		t0 = arch_counter();
+		given = memblock_free_all();
+		t1 = arch_counter();
+		EXPECT(given, "hand-off");
+		printf("# %u GiB: metadata %zu bytes for %lu pages = %.4f bytes/page; "
+		       "%lu blocks (%lu per GiB); hand-off %.2f ms\n", gib[i],
+		       page_metadata_bytes(), pages,
+		       (double)page_metadata_bytes() / pages,
+		       page_allocator.handoff_blocks,
+		       page_allocator.handoff_blocks / gib[i],
+		       (double)(t1 - t0) / 1e6);
+		EXPECT(page_metadata_bytes() <= pages + 64 * page_allocator.nr_span,
+		       "one byte per page and a few per section");
+		EXPECT(t1 - t0 < 2000000000ull, "hand-off took over 2 s");
+	}
+	return true;
+}
+
+static bool handoff_twice_and_memblock_after_refused(void)
+{
+	if (!std_machine(1))
+		return false;
+	EXPECT(memblock_free_all() == 0, "second hand-off");
+	EXPECT(console_says("already called"), "reported");
+	EXPECT(memblock_phys_alloc(SZ_4K, SZ_4K) == 0, "memblock alloc after");
+	EXPECT(memblock_reserve(STD_BASE, SZ_4K) == -EBUSY, "reserve after");
+	EXPECT(console_says("after memblock_free_all()"), "reported");
+	return true;
+}
+
+static bool handoff_without_memory_refused(void)
+{
+	EXPECT(memblock_free_all() == 0, "no memory");
+	EXPECT(console_says("no memory to hand out"), "reported");
+	EXPECT(!alloc_pages(0, 0), "nothing to allocate");
+	EXPECT(free_pages_checked(NULL, 0) == FREE_REFUSED_OUT_OF_RANGE, "free");
+	return true;
+}
+
+static const struct host_test tests[] = {
+	HOST_TEST(split_and_merge_every_order),
+	HOST_TEST(merge_stops_at_max_page_order),
+	HOST_TEST(exhaustion_at_order_0),
+	HOST_TEST(seed_top_size_accepted_one_byte_more_refused),
+	HOST_TEST(seed_order_mask_covers_every_order),
+	HOST_TEST(seed_slab_order_search_reaches_top),
+	HOST_TEST(gfp_zero_and_addresses),
+	HOST_TEST(handoff_pfn0),
+	HOST_TEST(handoff_banks_holes_above_4g),
+	HOST_TEST(handoff_frees_large_blocks),
+	HOST_TEST(metadata_and_handoff_scale),
+	HOST_TEST(handoff_twice_and_memblock_after_refused),
+	HOST_TEST(handoff_without_memory_refused),
+};
+
+int main(void)
+{
+	return host_test_main(tests, sizeof(tests) / sizeof(tests[0]));
+}

@@ -1,0 +1,143 @@
+/*
+ * memmap - see what a board will give the allocator.
+ *
+ * Reads a DTB, a saved multiboot2 information structure or a saved PVH
+ * start_info (formats in tools/memmap/README.md), runs the kernel's own
+ * readers and memblock over it, and prints the memory map the allocator
+ * would start from. Exit status: 0 on success, 1 with a message for
+ * malformed input, 2 with a message when there is no usable memory.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <boot/bootmem.h>
+#include <boot/readers.h>
+#include <boot/reserve.h>
+#include <mm/memblock.h>
+#include "memmap.h"
+
+#define MEMMAP_MAX_RANGES	1024
+#define MEMMAP_MAX_FILE		(64u << 20)
+
+static const char usage[] =
+"usage: memmap [--regions] [--format fdt|multiboot2|pvh] [--info-addr ADDR]\n"
+"              FILE\n"
+"\n"
+"Read FILE (a device tree blob, a saved multiboot2 information structure or\n"
+"a saved PVH hvm_start_info; the format is detected from its magic unless\n"
+"--format says) and print the memory map the allocator would start from.\n"
+"\n"
+"  --regions          one line per memblock region, sorted by base:\n"
+"                       memory 0x<base> 0x<size>\n"
+"                       reserved 0x<base> 0x<size>\n"
+"                     exactly as memblock holds them after merging. A no-map\n"
+"                     range is reserved, so it is a \"reserved\" line; memory\n"
+"                     regions split where the no-map flag starts and ends.\n"
+"  --format F         skip detection: fdt, multiboot2 or pvh\n"
+"  --info-addr ADDR   (also --dtb-addr) the address the blob was loaded at:\n"
+"                     reserve [ADDR, ADDR + its size) as the boot loader's\n"
+"                     blob. Without it the blob itself is not reserved, nor\n"
+"                     are the kernel image and boot stack: a file has no\n"
+"                     load address.\n"
+"\n"
+"Exit status: 0 success; 1 malformed input (the message names the problem);\n"
+"2 no usable memory. Warnings (overlapping reservations, reservations\n"
+"outside memory) go to standard error and do not change the status.\n";
+
+static int fail(int status, const char *file, const char *msg)
+{
+	fprintf(stderr, "memmap: %s: %s\n", file, msg);
+	return status;
+}
+
+static unsigned char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = malloc(MEMMAP_MAX_FILE + 1);
+	n = buf ? fread(buf, 1, MEMMAP_MAX_FILE + 1, f) : 0;
+	fclose(f);
+	if (!buf || n > MEMMAP_MAX_FILE) {
+		free(buf);
+		errno = EFBIG;
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static int print_regions(void)
+{
+	const struct memblock_type *m = &memblock.memory, *r = &memblock.reserved;
+	unsigned long i = 0, j = 0;
+
+	/* Both arrays are sorted: merge them, memory first on a tie. */
+	while (i < m->cnt || j < r->cnt) {
+		bool mem = j >= r->cnt ||
+			   (i < m->cnt && m->regions[i].base <= r->regions[j].base);
+		const struct memblock_region *reg = mem ? &m->regions[i++] :
+							  &r->regions[j++];
+
+		printf("%s 0x%llx 0x%llx\n", mem ? "memory" : "reserved",
+		       (unsigned long long)reg->base,
+		       (unsigned long long)reg->size);
+	}
+	return 0;
+}
+
+static void print_ranges(const struct boot_memmap *map)
+{
+	printf("the boot info lists %u ranges:\n", map->cnt);
+	for (unsigned int i = 0; i < map->cnt; i++) {
+		const struct boot_range *r = &map->ranges[i];
+
+		printf("  %-9s [%#llx-%#llx) %s\n", bootmem_kind_name(r->kind),
+		       (unsigned long long)r->base,
+		       (unsigned long long)(r->base + r->size), r->reason);
+	}
+	printf("\nmemblock, as the allocator would start from it:\n");
+}
+
+int main(int argc, char **argv)
+{
+	static struct boot_range ranges[MEMMAP_MAX_RANGES];
+	struct memmap_options opt;
+	struct boot_memmap map;
+	unsigned char *data;
+	size_t len;
+	int err;
+
+	err = memmap_parse_options(argc, argv, &opt);
+	if (err) {
+		fputs(usage, err > 0 ? stdout : stderr);
+		return err > 0 ? 0 : 1;
+	}
+	data = read_file(opt.file, &len);
+	if (!data)
+		return fail(1, opt.file, strerror(errno));
+
+	bootmem_init(&map, ranges, MEMMAP_MAX_RANGES);
+	err = memmap_read(&opt, data, len, &map);
+	if (err) {
+		free(data);
+		return fail(err == -ENOMEM ? 2 : 1, opt.file, map.error);
+	}
+	if (!opt.regions)
+		print_ranges(&map);
+	err = bootmem_apply(&map);
+	if (!err && opt.have_info_addr)
+		err = boot_reserve(opt.info_addr, map.info_size,
+				   memmap_format_name(opt.format));
+	free(data);
+	if (err)
+		return fail(1, opt.file, "memblock refused the map (see above)");
+	if (opt.regions)
+		return print_regions();
+	boot_memory_report(printf);
+	return 0;
+}
