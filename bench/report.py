@@ -192,8 +192,8 @@ class Report:
     def frag(self):
         pages = self.r.variants("frag")
         top = max(self.max.values())
-        cols = [(a, p) for a in BUDDIES for p in pages] + \
-            [(a, pages[-1]) for a in PEERS]
+        cols = [("buddy", p) for p in pages] + \
+            [(a, pages[-1]) for a in ["buddy-o15"] + PEERS]
         rows = []
         for order in range(top + 1):
             row = ["%d" % order]
@@ -412,6 +412,7 @@ def main():
         f.write(doc)
     print("  REPORT  %s" % os.path.join(outdir, "performance.md"))
     if docs:
+        os.makedirs(docs, exist_ok=True)
         target = os.path.join(docs, "performance.md")
         doc = keep_qemu(target, doc)
         with open(target, "w") as f:
