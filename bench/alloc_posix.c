@@ -16,16 +16,16 @@
 
 #if defined(BENCH_MIMALLOC)
 #include <mimalloc.h>
-#define ALLOC_CALL	((void *)mi_malloc_aligned)
-#define ALLOC_LIBRARY	"libmimalloc.so"
+#define ALLOC_CALL    ((void *)mi_malloc_aligned)
+#define ALLOC_LIBRARY "libmimalloc.so"
 #elif defined(BENCH_JEMALLOC)
 #include <jemalloc/jemalloc.h>
-#define ALLOC_CALL	((void *)posix_memalign)
-#define ALLOC_LIBRARY	"libjemalloc.so"
+#define ALLOC_CALL    ((void *)posix_memalign)
+#define ALLOC_LIBRARY "libjemalloc.so"
 #else
 #include <stdlib.h>
-#define ALLOC_CALL	((void *)posix_memalign)
-#define ALLOC_LIBRARY	"libc.so"
+#define ALLOC_CALL    ((void *)posix_memalign)
+#define ALLOC_LIBRARY "libc.so"
 #endif
 
 static int posix_heap_init(unsigned long bytes)

@@ -19,11 +19,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#define BENCH_PAGE_SHIFT	12
-#define BENCH_PAGE_SIZE		(1UL << BENCH_PAGE_SHIFT)
+#define BENCH_PAGE_SHIFT  12
+#define BENCH_PAGE_SIZE	  (1UL << BENCH_PAGE_SHIFT)
 /* Pages of address space a heap gets beyond what a scenario asks for: room
  * for the allocator's metadata, which it takes from the heap (128 MiB). */
-#define BENCH_SLACK_PAGES	(1UL << 15)
+#define BENCH_SLACK_PAGES (1UL << 15)
 
 /*
  * The allocator under test: bench/alloc_*.c define this, and the matching
@@ -34,8 +34,8 @@
  * 2^order pages, page aligned; nothing the harness does touches them.
  */
 struct bench_allocator {
-	const char *name;		/* "buddy", "glibc", ... */
-	unsigned int max_order;		/* largest order it is asked for */
+	const char *name;	/* "buddy", "glibc", ... */
+	unsigned int max_order; /* largest order it is asked for */
 	/* Make a fresh heap of at least @bytes; 0 or a negative errno. */
 	int (*heap_init)(unsigned long bytes);
 	/* Pages free in the heap, or -1 when the allocator cannot say. */
@@ -55,14 +55,14 @@ extern const struct bench_allocator bench_allocator;
  * Each scenario documents which it reads.
  */
 struct bench_opts {
-	unsigned int reps;		/* timed repetitions (after a warm-up) */
-	unsigned long iters;		/* operations per repetition */
-	unsigned long blocks;		/* blocks held at once */
-	unsigned long pages;		/* pages of fragmented heap */
-	unsigned long gib;		/* simulated RAM for the hand-off */
-	unsigned long seed;		/* for the mixed workload */
-	int order;			/* one order, or -1 for all */
-	bool used;			/* pair: on a used (not fresh) heap */
+	unsigned int reps;    /* timed repetitions (after a warm-up) */
+	unsigned long iters;  /* operations per repetition */
+	unsigned long blocks; /* blocks held at once */
+	unsigned long pages;  /* pages of fragmented heap */
+	unsigned long gib;    /* simulated RAM for the hand-off */
+	unsigned long seed;   /* for the mixed workload */
+	int order;	      /* one order, or -1 for all */
+	bool used;	      /* pair: on a used (not fresh) heap */
 };
 
 /* One tab-separated sample line on stdout. */
@@ -71,8 +71,8 @@ void bench_emit(const char *scenario, const char *variant, int order,
 void bench_emit_info(const char *key, const char *value);
 
 /* bench_die - print "bench: <message>" on stderr and exit 1. */
-void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2),
-						    noreturn));
+void bench_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
 
 static inline uint64_t bench_now_ns(void)
 {

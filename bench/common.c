@@ -19,7 +19,8 @@ static void keep_only_top_blocks(void)
 		while (bench_allocator.free_blocks(order) > 0)
 			if (!bench_alloc(order))
 				bench_die("order %u is listed free but cannot "
-					  "be allocated", order);
+					  "be allocated",
+					  order);
 }
 
 long bench_fresh_heap(unsigned long pages)
@@ -42,8 +43,9 @@ void bench_check_restored(long expect, const char *scenario, int order)
 	long now = bench_allocator.free_pages();
 
 	if (now != expect)
-		bench_die("%s (order %d): %ld free pages afterwards, %ld before",
-			  scenario, order, now, expect);
+		bench_die(
+			"%s (order %d): %ld free pages afterwards, %ld before",
+			scenario, order, now, expect);
 }
 
 void bench_check_block(void *blk, unsigned int order, const char *scenario)

@@ -29,13 +29,13 @@
 
 static const struct {
 	const char *what;
-	unsigned long offset;	/* from the bottom; negative from the top */
+	unsigned long offset; /* from the bottom (0: the middle), or the top */
 	unsigned long size;
 	bool from_top;
 } reservations[] = {
-	{ "kernel image", 2UL << 20, 2UL << 20, false },
-	{ "initrd", 0, 16UL << 20, false },	/* placed in the middle */
-	{ "DTB", 1UL << 20, 64UL << 10, true },
+	{"kernel image", 2UL << 20, 2UL << 20, false},
+	{"initrd", 0, 16UL << 20, false}, /* placed in the middle */
+	{"DTB", 1UL << 20, 64UL << 10, true},
 };
 
 static long minor_faults(void)
@@ -57,7 +57,7 @@ static double fault_cost(void)
 	for (unsigned long i = 0; i < pages; i++)
 		m[i << PAGE_SHIFT] = 1;
 	t0 = bench_now_ns() - t0;
-	munmap((void *)m, (pages + 1) << PAGE_SHIFT);	/* as bench_map() */
+	munmap((void *)m, (pages + 1) << PAGE_SHIFT); /* as bench_map() */
 	return (double)t0 / pages;
 }
 
@@ -81,9 +81,10 @@ int bench_handoff(const struct bench_opts *o)
 		bench_die("handoff: memblock_add refused %lu GiB", o->gib);
 	for (size_t i = 0; i < sizeof(reservations) / sizeof(*reservations);
 	     i++) {
-		phys_addr_t at = reservations[i].from_top ?
-			base + bytes - reservations[i].offset :
-			base + (reservations[i].offset ?: bytes / 2);
+		phys_addr_t at =
+			reservations[i].from_top
+				? base + bytes - reservations[i].offset
+				: base + (reservations[i].offset ?: bytes / 2);
 
 		if (memblock_reserve(at, reservations[i].size))
 			bench_die("handoff: cannot reserve the %s",
@@ -105,7 +106,8 @@ int bench_handoff(const struct bench_opts *o)
 		blocks += nr_free_blocks(order);
 	if (given + ours > total)
 		bench_die("handoff: %lu pages given, but only %lu are not "
-			  "reserved", given, total - ours);
+			  "reserved",
+			  given, total - ours);
 	kept = total - given - ours;
 	bench_emit("handoff", variant, -1, "handoff_ns", 1, (double)(t1 - t0));
 	bench_emit("handoff", variant, -1, "setup_ns", 1, (double)t_setup);

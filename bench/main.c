@@ -44,7 +44,8 @@ void bench_emit(const char *scenario, const char *variant, int order,
 
 void bench_emit_info(const char *key, const char *value)
 {
-	printf("%s\tinfo\t-\t-1\t%s\t0\t%s\n", bench_allocator.name, key, value);
+	printf("%s\tinfo\t-\t-1\t%s\t0\t%s\n", bench_allocator.name, key,
+	       value);
 }
 
 uint64_t bench_map(unsigned long bytes, unsigned long align)
@@ -140,21 +141,27 @@ static const struct {
 	const char *name;
 	int (*run)(const struct bench_opts *o);
 } scenarios[] = {
-	{ "pair", bench_pair },	  { "sweep", bench_sweep },
-	{ "mixed", bench_mixed }, { "frag", bench_frag },
-	{ "handoff", bench_handoff },
+	{"pair", bench_pair},	    {"sweep", bench_sweep},
+	{"mixed", bench_mixed},	    {"frag", bench_frag},
+	{"handoff", bench_handoff},
 };
 
 int main(int argc, char **argv)
 {
 	struct bench_opts o = {
-		.reps = 11, .iters = 1000000, .blocks = 256, .pages = 32768,
-		.gib = 1, .seed = 20240607, .order = -1,
+		.reps = 11,
+		.iters = 1000000,
+		.blocks = 256,
+		.pages = 32768,
+		.gib = 1,
+		.seed = 20240607,
+		.order = -1,
 	};
 
 	if (argc < 2)
 		bench_die("usage: %s info|pair|sweep|mixed|frag|handoff "
-			  "[key=value ...]", argv[0]);
+			  "[key=value ...]",
+			  argv[0]);
 	parse(&o, argc, argv);
 	pin_cpu();
 	if (!strcmp(argv[1], "info")) {

@@ -15,9 +15,9 @@
 #include "adapter.h"
 
 static const unsigned int mix[] = {
-	600, 150, 100, 80, 30, 15, 10, 5, 4, 5, 1,	/* orders 0..10 */
+	600, 150, 100, 80, 30, 15, 10, 5, 4, 5, 1, /* orders 0..10 */
 };
-#define MIX_ORDERS	(sizeof(mix) / sizeof(mix[0]))
+#define MIX_ORDERS (sizeof(mix) / sizeof(mix[0]))
 
 struct op {
 	uint32_t slot;
@@ -73,7 +73,7 @@ static unsigned long make_ops(struct op *ops, unsigned long nops,
 
 int bench_mixed(const struct bench_opts *o)
 {
-	unsigned long allocs[MIX_ORDERS] = { 0 }, peak;
+	unsigned long allocs[MIX_ORDERS] = {0}, peak;
 	struct op *ops = calloc(o->iters, sizeof(*ops));
 	void **slot = calloc(o->blocks, sizeof(*slot));
 	long base;

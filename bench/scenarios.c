@@ -19,7 +19,7 @@
 #include "adapter.h"
 
 /* Each batch measurement holds at most this many pages (4 GiB). */
-#define PAGE_BUDGET	(1UL << 20)
+#define PAGE_BUDGET (1UL << 20)
 
 static void *must_alloc(unsigned int order, const char *scenario)
 {
@@ -65,7 +65,7 @@ static void batches(const char *scenario, const char *variant,
 							  scenario);
 		}
 		if (!rep)
-			continue;	/* the warm-up */
+			continue; /* the warm-up */
 		bench_emit(scenario, variant, order, "alloc_ns", rep,
 			   (double)t_alloc / (double)(n * rounds));
 		bench_emit(scenario, variant, order, "free_ns", rep,
@@ -76,8 +76,7 @@ static void batches(const char *scenario, const char *variant,
 }
 
 /* Allocate @n blocks of @order and free every other one by address. */
-static struct bench_held *hold_every_other(unsigned long n,
-					   unsigned int order,
+static struct bench_held *hold_every_other(unsigned long n, unsigned int order,
 					   const char *scenario)
 {
 	struct bench_held *h = calloc(n, sizeof(*h));
@@ -147,8 +146,8 @@ int bench_sweep(const struct bench_opts *o)
 	long base;
 
 	for (unsigned int order = 0; order <= max; order++) {
-		unsigned long n = bench_batch_blocks(o->blocks, order,
-						     PAGE_BUDGET);
+		unsigned long n =
+			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
 		if ((n << order) > need)
 			need = n << order;
@@ -158,8 +157,8 @@ int bench_sweep(const struct bench_opts *o)
 	if (!blk)
 		bench_die("sweep: no memory for %lu pointers", o->blocks);
 	for (unsigned int order = 0; order <= max; order++) {
-		unsigned long n = bench_batch_blocks(o->blocks, order,
-						     PAGE_BUDGET);
+		unsigned long n =
+			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
 		batches("sweep", "clean", order, n, rounds_for(o->iters, n),
 			o->reps, blk);
@@ -179,8 +178,8 @@ int bench_frag(const struct bench_opts *o)
 	long base;
 
 	for (unsigned int order = 0; order <= max; order++) {
-		unsigned long n = bench_batch_blocks(o->blocks, order,
-						     PAGE_BUDGET);
+		unsigned long n =
+			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
 		if ((n << order) + o->pages > need)
 			need = (n << order) + o->pages;
@@ -194,8 +193,8 @@ int bench_frag(const struct bench_opts *o)
 	bench_emit("frag", variant, 0, "free_order0_blocks", 0,
 		   (double)bench_allocator.free_blocks(0));
 	for (unsigned int order = 0; order <= max; order++) {
-		unsigned long n = bench_batch_blocks(o->blocks, order,
-						     PAGE_BUDGET);
+		unsigned long n =
+			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
 		batches("frag", variant, order, n, rounds_for(o->iters, n),
 			o->reps, blk);
