@@ -63,6 +63,7 @@ struct bench_opts {
 	unsigned long seed;   /* for the mixed workload */
 	int order;	      /* one order, or -1 for all */
 	bool used;	      /* pair: on a used (not fresh) heap */
+	bool present;	      /* handoff: RAM resident beforehand */
 };
 
 /* One tab-separated sample line on stdout. */

@@ -19,10 +19,19 @@
  *                    what one first touch of a page costs on this host:
  *                    a host cost that bare metal does not pay, so that the
  *                    report can say how much of the time it is.
+ *
+ * With present=1 (scenario "handoff-present") the pages the hand-off will
+ * touch are made resident first, so that it runs as on bare metal, where
+ * RAM is simply there: a forked child does the same hand-off on the same
+ * layout and reports, with mincore(), which pages it touched; the parent
+ * touches those, keeping their contents, and then measures its own.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <mm/mm.h>
 #include "bench.h"
 #include "map.h"
@@ -61,8 +70,51 @@ static double fault_cost(void)
 	return (double)t0 / pages;
 }
 
+/* In a child: hand off, then write the index of every resident page. */
+static void __attribute__((noreturn))
+report_touched(phys_addr_t base, unsigned long pages, FILE *out)
+{
+	unsigned char *vec = malloc(pages);
+
+	memblock_free_all();
+	if (!vec || mincore((void *)(uintptr_t)base, pages << PAGE_SHIFT, vec))
+		_exit(2);
+	for (unsigned long i = 0; i < pages; i++)
+		if (vec[i] & 1)
+			fwrite(&i, sizeof(i), 1, out);
+	_exit(fclose(out) ? 2 : 0);
+}
+
+/* Make resident the pages memblock_free_all() is about to touch. */
+static void make_present(phys_addr_t base, unsigned long pages)
+{
+	volatile char *ram = (volatile char *)(uintptr_t)base;
+	unsigned long i;
+	int fd[2], status;
+	pid_t pid;
+	FILE *in;
+
+	fflush(stdout);
+	if (pipe(fd) || (pid = fork()) < 0)
+		bench_die("handoff: cannot start the probing child");
+	if (!pid) {
+		close(fd[0]);
+		report_touched(base, pages, fdopen(fd[1], "w"));
+	}
+	close(fd[1]);
+	in = fdopen(fd[0], "r");
+	while (in && fread(&i, sizeof(i), 1, in) == 1 && i < pages)
+		ram[i << PAGE_SHIFT] = ram[i << PAGE_SHIFT];
+	if (in)
+		fclose(in);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		bench_die("handoff: the probing child failed");
+}
+
 int bench_handoff(const struct bench_opts *o)
 {
+	const char *scenario = o->present ? "handoff-present" : "handoff";
 	unsigned long bytes = o->gib << 30, total = bytes >> PAGE_SHIFT;
 	unsigned long ours = 0, given, blocks = 0, kept, rss0, rss1;
 	uint64_t t_setup, t0, t1;
@@ -91,6 +143,8 @@ int bench_handoff(const struct bench_opts *o)
 				  reservations[i].what);
 		ours += reservations[i].size >> PAGE_SHIFT;
 	}
+	if (o->present)
+		make_present(base, total);
 	faults = minor_faults();
 	t0 = bench_now_ns();
 	given = memblock_free_all();
@@ -109,18 +163,18 @@ int bench_handoff(const struct bench_opts *o)
 			  "reserved",
 			  given, total - ours);
 	kept = total - given - ours;
-	bench_emit("handoff", variant, -1, "handoff_ns", 1, (double)(t1 - t0));
-	bench_emit("handoff", variant, -1, "setup_ns", 1, (double)t_setup);
-	bench_emit("handoff", variant, -1, "rss_kib", 1, (double)(rss1 - rss0));
-	bench_emit("handoff", variant, -1, "pages_given", 1, (double)given);
-	bench_emit("handoff", variant, -1, "free_blocks", 1, (double)blocks);
-	bench_emit("handoff", variant, -1, "top_blocks", 1,
+	bench_emit(scenario, variant, -1, "handoff_ns", 1, (double)(t1 - t0));
+	bench_emit(scenario, variant, -1, "setup_ns", 1, (double)t_setup);
+	bench_emit(scenario, variant, -1, "rss_kib", 1, (double)(rss1 - rss0));
+	bench_emit(scenario, variant, -1, "pages_given", 1, (double)given);
+	bench_emit(scenario, variant, -1, "free_blocks", 1, (double)blocks);
+	bench_emit(scenario, variant, -1, "top_blocks", 1,
 		   (double)nr_free_blocks(MAX_PAGE_ORDER));
-	bench_emit("handoff", variant, -1, "kept_pages", 1, (double)kept);
-	bench_emit("handoff", variant, -1, "metadata_bytes_per_page", 1,
+	bench_emit(scenario, variant, -1, "kept_pages", 1, (double)kept);
+	bench_emit(scenario, variant, -1, "metadata_bytes_per_page", 1,
 		   (double)kept * PAGE_SIZE / (double)total);
-	bench_emit("handoff", variant, -1, "minor_faults", 1, (double)faults);
-	bench_emit("handoff", variant, -1, "fault_ns", 1, fault_ns);
+	bench_emit(scenario, variant, -1, "minor_faults", 1, (double)faults);
+	bench_emit(scenario, variant, -1, "fault_ns", 1, fault_ns);
 
 	/* The heap must work: one top-order block out and back. */
 	struct page *p = alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER);

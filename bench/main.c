@@ -5,7 +5,8 @@
  *
  * scenarios: info, pair, sweep, mixed, frag, handoff (see bench/scenarios.c
  * and bench/handoff.c for what each measures and which keys it reads).
- * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used.
+ * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
+ * present=0|1.
  *
  * The process pins itself to one CPU (BENCH_CPU, default the last one) so
  * that the timed loops are not migrated half way through.
@@ -124,6 +125,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->seed = number(argv[i], val);
 		else if (!strcmp(argv[i], "order"))
 			o->order = (int)number(argv[i], val);
+		else if (!strcmp(argv[i], "present"))
+			o->present = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
 			 (!strcmp(val, "fresh") || !strcmp(val, "used")))
 			o->used = !strcmp(val, "used");

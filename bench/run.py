@@ -60,7 +60,8 @@ def commands(mode):
     # The hand-off happens once per process: one process per sample.
     for gib in p["handoff_gib"]:
         for _ in range(p["reps"]):
-            cmds += [(a, ["handoff", "gib=%d" % gib]) for a in BUDDIES]
+            cmds += [(a, ["handoff", "gib=%d" % gib, "present=%d" % present])
+                     for present in (0, 1) for a in BUDDIES]
     return cmds
 
 

@@ -37,7 +37,7 @@ well_formed() {
 }
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 
 # One case for the five identity checks, to keep the plan fixed.
 msg=""
@@ -60,6 +60,20 @@ result $? "a tiny run of every scenario and allocator completes" "$log"
 
 msg=$(well_formed "$OUT/raw.tsv" 2>&1)
 result $? "every sample line is well formed" "$msg"
+
+# The probe that makes RAM present must leave the timed hand-off with
+# (almost) none of the page faults the sparse one takes.
+msg=$(awk -F'\t' '$5 == "minor_faults" { f[$1 " " $2] = $7 }
+	END {
+		for (k in f) if (k ~ / handoff$/) {
+			split(k, a, " "); p = f[a[1] " handoff-present"]
+			if (p == "" || p * 10 > f[k]) {
+				print a[1] ": " f[k] " faults sparse, " p " present"; bad = 1
+			}
+		}
+		exit bad
+	}' "$OUT/raw.tsv" 2>&1)
+result $? "the hand-off with RAM present takes almost no page faults" "$msg"
 
 log=$(python3 "$HERE/report.py" "$OUT" 2>&1)
 [ $? -eq 0 ] && [ -s "$OUT/performance-orders.png" ] &&
