@@ -57,6 +57,8 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 
 	boot_memory_init(proto, info);
 	arch_mmu_init();
+	/* All RAM is mapped now, so memblock may place grown arrays anywhere. */
+	memblock_allow_resize();
 	printk("hand-off: %lu pages to the buddy allocator\n",
 	       memblock_free_all());
 	show_buddyinfo();
