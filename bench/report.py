@@ -79,18 +79,24 @@ class Report:
 
     def commands(self, scen):
         """The exact commands behind a table, allocators folded together."""
-        seen = {}
+        seen, gibs = {}, []
         for cmd, _secs, _st in self.r.runs:
             prog, _, args = cmd.partition(" ")
             if args.split(" ")[0] != scen:
                 continue
             binary = os.path.basename(prog)[len("bench-"):]
+            gib = re.search(r"gib=(\d+)", args)
+            if gib and gib.group(1) not in gibs:
+                gibs.append(gib.group(1))
             key = re.sub(r"gib=\d+", "gib=N", args)
             seen.setdefault(key, [])
             if binary not in seen[key]:
                 seen[key].append(binary)
         lines = ["build/bench/bin/bench-{%s} %s" % (",".join(b), k)
                  for k, b in seen.items()]
+        if gibs:
+            lines.append("for N in %s, one process per sample" %
+                         ", ".join(gibs))
         return "Commands (run by `make bench`, see bench/run.py):\n\n" + \
             "\n".join("    " + l for l in lines)
 
@@ -243,6 +249,22 @@ class Report:
                       "free blocks (top order)",
                       "metadata bytes per page"], rows) + \
             "\n\n" + self.commands("handoff")
+
+    def metadata(self):
+        rows = []
+        for a in BUDDIES:
+            for g in self.r.variants("handoff"):
+                def m(metric):
+                    return self.r.median(a, "handoff", g, -1, metric)
+                total = int(g) << 18
+                rows.append((self.name(a), g,
+                             self.r.info[a].get("struct_page_bytes", "?"),
+                             "{:,.0f}".format(m("kept_pages")),
+                             "{:,.0f}".format(m("kept_pages") * 4096 - total),
+                             "%.4f" % m("metadata_bytes_per_page")))
+        return table(["allocator", "GiB", "sizeof(struct page)",
+                      "pages kept", "bytes beyond 1 per page, in all",
+                      "bytes per page"], rows)
 
     # ---- the verdicts -------------------------------------------------
 
@@ -409,7 +431,7 @@ def main():
         "machine": rep.machine, "targets": rep.targets, "pair0": rep.pair0,
         "sweep": rep.sweep, "split": rep.split,
         "pair_orders": rep.pair_orders, "mixed": rep.mixed,
-        "frag": rep.frag, "handoff": rep.handoff,
+        "frag": rep.frag, "handoff": rep.handoff, "metadata": rep.metadata,
     }
     doc = open(os.path.join(HERE, "performance.md.in")).read()
     for key, fn in sections.items():
