@@ -5,11 +5,12 @@
 # Prints KTAP; exits 0 only if every case passed. The numbers of such a
 # short run mean nothing and are not checked, only their form.
 #
-#   bench/smoke.sh [BINDIR]        (default build/bench/bin)
+#   bench/smoke.sh [BINDIR]    (default: build/bench/bin next to bench/)
 
-BIN=${1:-build/bench/bin}
-OUT=${BENCH_SMOKE_DIR:-build/bench/smoke}
-HERE=$(dirname "$0")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+BIN=${1:-$ROOT/build/bench/bin}
+OUT=${BENCH_SMOKE_DIR:-$ROOT/build/bench/smoke}
 PROGS="buddy buddy-o15 glibc jemalloc mimalloc"
 n=0
 failed=0

@@ -83,5 +83,5 @@ bench: $(BENCH_TARGETS)
 	$(Q)python3 bench/run.py $(BENCH_BIN) $(BENCH_RESULTS) $(if $(QUICK),--quick)
 	$(Q)python3 bench/report.py $(BENCH_RESULTS) $(if $(QUICK),,--publish docs)
 
-TEST_SUITES	+= bench-smoke=bench/smoke.sh
+TEST_SUITES	+= bench-smoke=$(CURDIR)/bench/smoke.sh
 TEST_PREREQS	+= bench-build
