@@ -13,7 +13,7 @@ set ylabel "ms (log scale)"
 set logscale x 2
 set logscale y
 set grid
-set key left top
+set key right bottom
 set xrange [0.7:90]
 set arrow from 64, graph 0 to 64, graph 1 nohead dt 3 lc rgb "gray"
 plot data using 1:2:3:4 with yerrorlines lw 2 pt 7 title t1." (sparse RAM)", \
