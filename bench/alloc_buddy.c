@@ -1,0 +1,72 @@
+/*
+ * alloc_buddy.c - buddyboot's buddy allocator as a benchmark subject.
+ *
+ * As on the host build everywhere: a "physical" address is a host virtual
+ * address. The heap is an anonymous MAP_NORESERVE mapping, aligned to a
+ * section so that it starts with whole top-order blocks; it is
+ * memblock_add()ed and handed to the buddy allocator by memblock_free_all().
+ * One process holds one allocator, so each heap is made once per process.
+ */
+#include <stdio.h>
+#include <lib/errno.h>
+#include <mm/mm.h>
+#include "bench.h"
+#include "map.h"
+
+_Static_assert(PAGE_SHIFT == BENCH_PAGE_SHIFT,
+	       "the benchmark assumes the host build's 4 KiB pages");
+
+static bool heap_made;
+
+static int buddy_heap_init(unsigned long bytes)
+{
+	phys_addr_t base;
+
+	if (heap_made)
+		return -EBUSY;
+	heap_made = true;
+	bytes = (bytes + PAGE_SIZE - 1) & PAGE_MASK;
+	base = bench_map(bytes, 1UL << SECTION_SIZE_BITS);
+	if (memblock_add(base, bytes))
+		return -ENOMEM;
+	if (!memblock_free_all())
+		return -ENOMEM;
+	return 0;
+}
+
+static long buddy_free_pages(void)
+{
+	return (long)nr_free_pages();
+}
+
+static long buddy_free_blocks(unsigned int order)
+{
+	return (long)nr_free_blocks(order);
+}
+
+static uintptr_t buddy_address(void *blk)
+{
+	return (uintptr_t)page_address(blk);
+}
+
+static void buddy_describe(void (*emit)(const char *key, const char *value))
+{
+	char buf[32];
+
+	emit("library", "buddyboot libmm.a (plain -O2 host build)");
+	snprintf(buf, sizeof(buf), "%d", MAX_PAGE_ORDER);
+	emit("max_page_order", buf);
+	snprintf(buf, sizeof(buf), "%zu", sizeof(struct page));
+	emit("struct_page_bytes", buf);
+	emit("calls", "alloc_pages / __free_pages");
+}
+
+const struct bench_allocator bench_allocator = {
+	.name = BENCH_NAME,
+	.max_order = MAX_PAGE_ORDER,
+	.heap_init = buddy_heap_init,
+	.free_pages = buddy_free_pages,
+	.free_blocks = buddy_free_blocks,
+	.address = buddy_address,
+	.describe = buddy_describe,
+};

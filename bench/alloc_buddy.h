@@ -1,0 +1,21 @@
+/*
+ * alloc_buddy.h - the hot calls of buddyboot's buddy allocator, as the
+ * benchmark makes them: alloc_pages() and __free_pages(), the interface a
+ * kernel uses. A block is its struct page.
+ */
+#ifndef BENCH_ALLOC_BUDDY_H
+#define BENCH_ALLOC_BUDDY_H
+
+#include <mm/mm.h>
+
+static inline void *bench_alloc(unsigned int order)
+{
+	return alloc_pages(GFP_KERNEL, order);
+}
+
+static inline void bench_free(void *blk, unsigned int order)
+{
+	__free_pages(blk, order);
+}
+
+#endif /* BENCH_ALLOC_BUDDY_H */

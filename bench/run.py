@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""run.py - run every benchmark process and collect their samples.
+
+    bench/run.py BINDIR OUTDIR [--quick | --smoke]
+
+Runs each scenario for each allocator in a fresh process (one process holds
+one buddy allocator), interleaving the allocators scenario by scenario, and
+writes to OUTDIR:
+    raw.tsv      every sample: allocator scenario variant order metric rep value
+    runs.tsv     every command run, with its wall time and exit status
+    machine.tsv  the machine, the tools and how busy the machine was
+It stops at the first process that fails, with that process's message.
+Where valgrind is installed, it also counts the buddy allocator's
+instructions per order-0 pair with callgrind.
+"""
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ALLOCATORS = ["buddy", "buddy-o15", "glibc", "jemalloc", "mimalloc"]
+BUDDIES = ["buddy", "buddy-o15"]
+
+# The sizes of a run: full, QUICK=1, and a seconds-long check of the
+# programs and the report (bench/smoke.sh).
+PLANS = {
+    "full": dict(reps=11, pair_iters=2000000, order_iters=200000,
+                blocks=256, batch_ops=4096, mixed_ops=200000,
+                frag_pages=[4096, 65536, 262144], handoff_gib=[1, 4, 16, 64]),
+    "quick": dict(reps=5, pair_iters=500000, order_iters=50000,
+               blocks=128, batch_ops=1024, mixed_ops=50000,
+               frag_pages=[4096, 32768], handoff_gib=[1, 16, 64]),
+    "smoke": dict(reps=2, pair_iters=20000, order_iters=2000,
+                  blocks=16, batch_ops=32, mixed_ops=2000,
+                  frag_pages=[256], handoff_gib=[1]),
+}
+
+
+def commands(mode):
+    p = PLANS[mode]
+    reps = "reps=%d" % p["reps"]
+    cmds = [(a, ["info"]) for a in ALLOCATORS]
+    for heap in ("fresh", "used"):
+        cmds += [(a, ["pair", "order=0", "heap=" + heap, reps,
+                      "iters=%d" % p["pair_iters"], "blocks=%d" % p["blocks"]])
+                 for a in ALLOCATORS]
+    cmds += [(a, ["pair", "order=-1", "heap=fresh", reps,
+                  "iters=%d" % p["order_iters"]]) for a in ALLOCATORS]
+    cmds += [(a, ["sweep", reps, "blocks=%d" % p["blocks"],
+                  "iters=%d" % p["batch_ops"]]) for a in ALLOCATORS]
+    cmds += [(a, ["mixed", reps, "blocks=1024", "seed=20240607",
+                  "iters=%d" % p["mixed_ops"]]) for a in ALLOCATORS]
+    for pages in p["frag_pages"]:
+        cmds += [(a, ["frag", reps, "pages=%d" % pages,
+                      "blocks=%d" % p["blocks"], "iters=%d" % p["batch_ops"]])
+                 for a in ALLOCATORS]
+    # The hand-off happens once per process: one process per sample.
+    for gib in p["handoff_gib"]:
+        for _ in range(p["reps"]):
+            cmds += [(a, ["handoff", "gib=%d" % gib, "present=%d" % present])
+                     for present in (0, 1) for a in BUDDIES]
+    return cmds
+
+
+def instructions(bindir, alloc, heap, raw, runs):
+    """Instructions per order-0 pair, counted by callgrind: the difference
+    between two runs of 20000 and 40000 pairs (each run does its pairs
+    twice: warm-up and one timed rep), so start-up and set-up cancel out."""
+    counts = []
+    for iters in (20000, 40000):
+        out = "/tmp/bench-callgrind.%d" % os.getpid()
+        argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
+                os.path.join(bindir, "bench-" + alloc), "pair", "order=0",
+                "heap=" + heap, "reps=1", "iters=%d" % iters]
+        r = subprocess.run(argv, capture_output=True, text=True)
+        runs.write("%s\t0\t%d\n" % (" ".join(argv), r.returncode))
+        if r.returncode:
+            sys.exit("bench: %s failed:\n%s" % (" ".join(argv), r.stderr))
+        with open(out) as f:
+            total = [l for l in f if l.startswith("summary:")]
+        os.unlink(out)
+        counts.append(int(total[0].split()[1]))
+    raw.write("%s\tpair\t%s\t0\tinstructions\t1\t%.1f\n" %
+              (alloc, heap, (counts[1] - counts[0]) / (2 * 20000)))
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True,
+                              text=True).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def machine(outdir, phase):
+    rows = []
+    if phase == "before":
+        lscpu = sh("lscpu")
+        model = re.search(r"Model name:\s*(.*)", lscpu)
+        rows += [
+            ("cpu", model.group(1) if model else "?"),
+            ("cpus", str(os.cpu_count())),
+            ("hypervisor", (re.search(r"Hypervisor vendor:\s*(.*)", lscpu)
+                            or re.search("()", "")).group(1) or "none"),
+            ("memory", sh("free -g | awk '/Mem:/ {print $2 \" GiB\"}'")),
+            ("kernel", platform.release()),
+            ("os", sh(". /etc/os-release; echo $PRETTY_NAME")),
+            ("compiler", sh("gcc --version | head -1")),
+            ("gnuplot", sh("gnuplot --version")),
+            ("commit", sh("git rev-parse --short HEAD 2>/dev/null") +
+             (" (modified)" if sh("git status --porcelain -- mm bench "
+                                  "include mk 2>/dev/null") else "")),
+            ("date", time.strftime("%Y-%m-%d %H:%M %Z")),
+        ]
+    load = open("/proc/loadavg").read().split()[:3]
+    rows.append(("load_" + phase, " ".join(load)))
+    with open(os.path.join(outdir, "machine.tsv"), "a") as f:
+        for k, v in rows:
+            f.write("%s\t%s\n" % (k, v))
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    bindir, outdir = sys.argv[1], sys.argv[2]
+    mode = "smoke" if "--smoke" in sys.argv[3:] else \
+        "quick" if "--quick" in sys.argv[3:] else "full"
+    os.makedirs(outdir, exist_ok=True)
+    for name in ("raw.tsv", "runs.tsv", "machine.tsv"):
+        open(os.path.join(outdir, name), "w").close()
+    machine(outdir, "before")
+    with open(os.path.join(outdir, "machine.tsv"), "a") as f:
+        f.write("mode\t%s\n" % mode)
+    cmds = commands(mode)
+    raw = open(os.path.join(outdir, "raw.tsv"), "a")
+    runs = open(os.path.join(outdir, "runs.tsv"), "a")
+    start = time.monotonic()
+    for i, (alloc, args) in enumerate(cmds):
+        argv = [os.path.join(bindir, "bench-" + alloc)] + args
+        t0 = time.monotonic()
+        r = subprocess.run(argv, capture_output=True, text=True)
+        dt = time.monotonic() - t0
+        runs.write("%s\t%.3f\t%d\n" % (" ".join(argv), dt, r.returncode))
+        if r.returncode:
+            sys.exit("bench: %s failed (status %d):\n%s" %
+                     (" ".join(argv), r.returncode, r.stderr.strip()))
+        raw.write(r.stdout)
+        if mode != "smoke":
+            print("  BENCH   [%d/%d] %s %s (%.1f s)" %
+                  (i + 1, len(cmds), alloc, " ".join(args), dt), flush=True)
+    if shutil.which("valgrind") and mode != "smoke":
+        for alloc in BUDDIES:
+            for heap in ("fresh", "used"):
+                instructions(bindir, alloc, heap, raw, runs)
+    machine(outdir, "after")
+    with open(os.path.join(outdir, "machine.tsv"), "a") as f:
+        f.write("wall_s\t%.0f\n" % (time.monotonic() - start))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+#!/bin/sh
+# smoke.sh - a seconds-long check that the benchmark still works: every
+# program starts and finds its allocator, a tiny run of every scenario gives
+# well-formed samples, and the report and both plots are made from them.
+# Prints KTAP; exits 0 only if every case passed. The numbers of such a
+# short run mean nothing and are not checked, only their form.
+#
+#   bench/smoke.sh [BINDIR]    (default: build/bench/bin next to bench/)
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(dirname "$HERE")
+BIN=${1:-$ROOT/build/bench/bin}
+OUT=${BENCH_SMOKE_DIR:-$ROOT/build/bench/smoke}
+PROGS="buddy buddy-o15 glibc jemalloc mimalloc"
+n=0
+failed=0
+
+result() {	# result <status> <name> [diagnostic]
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		[ -n "$3" ] && printf '%s\n' "$3" | sed 's/^/# /'
+		failed=1
+	fi
+}
+
+# Every sample line: 7 tab-separated fields, a known allocator, an integer
+# order and rep, a finite number (info lines: any text) for a value.
+well_formed() {
+	awk -F'\t' -v progs=" $PROGS " '
+		NF != 7 { print "line " NR ": " NF " fields"; bad = 1; next }
+		index(progs, " " $1 " ") == 0 { print "line " NR ": allocator " $1; bad = 1 }
+		$4 !~ /^-?[0-9]+$/ || $6 !~ /^[0-9]+$/ { print "line " NR ": order/rep"; bad = 1 }
+		$2 != "info" && $7 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print "line " NR ": value " $7; bad = 1 }
+		END { if (NR == 0) { print "no samples"; bad = 1 } exit bad }' "$1"
+}
+
+echo "KTAP version 1"
+echo "1..9"
+
+# One case for the five identity checks, to keep the plan fixed.
+msg=""
+for p in $PROGS; do
+	err=$("$BIN/bench-$p" info 2>&1 >/dev/null) || msg="$msg$p: $err "
+done
+[ -z "$msg" ]; result $? "every program finds the allocator it is named for" "$msg"
+
+"$BIN/bench-glibc" handoff gib=1 >/dev/null 2>&1
+[ $? -ne 0 ]; result $? "a peer refuses the buddy-only hand-off scenario"
+
+"$BIN/bench-buddy" pair order=11 >/dev/null 2>&1
+[ $? -ne 0 ]; result $? "the default build refuses an order above MAX_PAGE_ORDER"
+
+"$BIN/bench-buddy" sweep reps=0 >/dev/null 2>&1
+[ $? -ne 0 ]; result $? "a zero repetition count is refused"
+
+log=$(python3 "$HERE/run.py" "$BIN" "$OUT" --smoke 2>&1)
+result $? "a tiny run of every scenario and allocator completes" "$log"
+
+msg=$(well_formed "$OUT/raw.tsv" 2>&1)
+result $? "every sample line is well formed" "$msg"
+
+# The probe that makes RAM present must leave the timed hand-off with
+# (almost) none of the page faults the sparse one takes.
+msg=$(awk -F'\t' '$5 == "minor_faults" { f[$1 " " $2] = $7 }
+	END {
+		for (k in f) if (k ~ / handoff$/) {
+			split(k, a, " "); p = f[a[1] " handoff-present"]
+			if (p == "" || p * 10 > f[k]) {
+				print a[1] ": " f[k] " faults sparse, " p " present"; bad = 1
+			}
+		}
+		exit bad
+	}' "$OUT/raw.tsv" 2>&1)
+result $? "the hand-off with RAM present takes almost no page faults" "$msg"
+
+log=$(python3 "$HERE/report.py" "$OUT" 2>&1)
+[ $? -eq 0 ] && [ -s "$OUT/performance-orders.png" ] &&
+	[ -s "$OUT/performance-handoff.png" ]
+result $? "the report and both plots are made" "$log"
+
+# Each table row the report must carry: all orders of the order-15 build,
+# the hand-off row and a verdict for every target.
+msg=""
+for want in "| 15 (128 MiB) |" "hand-off of 64 GiB" "metadata ≤ 1 byte" \
+	"order-0 alloc+free pair ≤ 10 ns" "fragmented heap within 3×" \
+	"faster than glibc, jemalloc and mimalloc at every order"; do
+	grep -qF "$want" "$OUT/performance.md" 2>/dev/null || msg="$msg missing: $want;"
+done
+[ -z "$msg" ]; result $? "the report has every order and every target" "$msg"
+
+exit $failed
