@@ -60,6 +60,8 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 
 	boot_memory_init(proto, info);
 	arch_mmu_init();
+	/* All RAM is mapped now, so memblock may place grown arrays anywhere. */
+	memblock_allow_resize();
 	/* Checksums of what must survive, before any page is handed out. */
 	selftest_record_boot_state(proto, info);
 	pages = memblock_free_all();

@@ -205,7 +205,8 @@ static int free_block(unsigned long pfn, struct page *page, unsigned int order)
 	if (err)
 		return err;
 	pa->nr_free += 1UL << order;
-	while (order < MAX_PAGE_ORDER) {
+	/* Merge while there is an order above to merge into. */
+	while (order + 1 < NR_PAGE_ORDERS) {
 		unsigned long buddy = idx ^ (1UL << order);
 
 		if (pa->map[buddy].state != (PG_FREE | order))

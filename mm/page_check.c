@@ -73,7 +73,7 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 	if (!node_is_sound(page_address(&sec[i])))
 		problem(c, "free block at pfn %#lx order %u: list node corrupt "
 			"(something wrote to free memory)", pfn, order);
-	if (order < MAX_PAGE_ORDER && !(i & (n - 1))) {
+	if (order + 1 < NR_PAGE_ORDERS && !(i & (n - 1))) {
 		unsigned long buddy = i ^ n;
 
 		if (buddy > i && sec[buddy].state == (PG_FREE | order))

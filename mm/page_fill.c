@@ -17,7 +17,8 @@ int alloc_pages_fill(gfp_t gfp, size_t bytes, unsigned int max_order,
 		     struct page_fill *fill)
 {
 	unsigned long pages = (bytes >> PAGE_SHIFT) + !!(bytes & (PAGE_SIZE - 1));
-	unsigned int order = MIN(max_order, (unsigned int)MAX_PAGE_ORDER);
+	unsigned int order = max_order > MAX_PAGE_ORDER ? MAX_PAGE_ORDER
+						       : max_order;
 
 	fill->nr_blocks = 0;
 	fill->nr_pages = 0;

@@ -137,10 +137,13 @@ static inline unsigned long pfn_up(phys_addr_t addr)
 /* Largest order a block starting at @pfn may have, by alignment alone. */
 static inline unsigned int pfn_align_order(unsigned long pfn)
 {
+	unsigned int ctz;
+
 	/* __builtin_ctzl(0) is undefined: PFN 0 is aligned to every order. */
 	if (!pfn)
 		return MAX_PAGE_ORDER;
-	return MIN((unsigned int)__builtin_ctzl(pfn), (unsigned int)MAX_PAGE_ORDER);
+	ctz = (unsigned int)__builtin_ctzl(pfn);
+	return ctz > MAX_PAGE_ORDER ? MAX_PAGE_ORDER : ctz;
 }
 
 #endif /* MM_PAGE_STATE_H */

@@ -16,6 +16,11 @@
 #ifndef ARCH_POWEROFF_H
 #define ARCH_POWEROFF_H
 
+#define QEMU_EXIT_PASS	33
+#define QEMU_EXIT_FAIL	35
+
+/* The exit codes above are also for the arch's assembly (emergency exits). */
+#ifndef __ASSEMBLY__
 #include <lib/compiler.h>
 
 enum poweroff_status {
@@ -23,9 +28,7 @@ enum poweroff_status {
 	POWEROFF_FAIL = 1,
 };
 
-#define QEMU_EXIT_PASS	33
-#define QEMU_EXIT_FAIL	35
-
 void arch_poweroff(enum poweroff_status status) __noreturn;
+#endif /* !__ASSEMBLY__ */
 
 #endif /* ARCH_POWEROFF_H */

@@ -235,7 +235,7 @@ static bool fill_falls_back_order_by_order(void)
 	EXPECT(nr_free_pages() == TOP_PAGES - 1, "nothing leaked");
 	EXPECT(alloc_pages_fill(0, TOP_BYTES / 2, MAX_PAGE_ORDER, &fill) == 0,
 	       "half fits");
-	EXPECT(fill.nr_blocks == 1 && blocks[0].order == MAX_PAGE_ORDER - 1,
+	EXPECT(fill.nr_blocks == 1 && blocks[0].order + 1 == MAX_PAGE_ORDER,
 	       "one block of the next order down");
 	free_pages_fill(&fill);
 	__free_pages(top, MAX_PAGE_ORDER);

@@ -1,0 +1,92 @@
+/*
+ * cpu.c - aarch64 CPU services: the boot hand-off to boot_main(), the
+ * counter, PSCI, poweroff, and what the arch reserves.
+ */
+#include <arch/cpu.h>
+#include <arch/entry.h>
+#include <arch/memory.h>
+#include <arch/poweroff.h>
+#include <lib/errno.h>
+#include "platform.h"
+#include "sysreg.h"
+
+#define FDT_MAGIC	0xd00dfeed
+#define MPIDR_AFFINITY	0xff00ffffffUL	/* Aff3, Aff2, Aff1, Aff0 */
+
+void aarch64_boot(phys_addr_t dtb) __noreturn;
+void aarch64_poweroff(unsigned long code) __noreturn;
+int aarch64_psci_call(unsigned long function);
+
+/*
+ * The cycle counter PMCCNTR_EL0 when the CPU has a PMU, else the virtual
+ * counter CNTVCT_EL0. QEMU runs PMCCNTR at 1 GHz of virtual time, so under
+ * -icount shift=0 it advances by one per instruction, deterministically;
+ * CNTVCT runs at 62.5 MHz, 16 times coarser.
+ */
+static bool pmu_start_cycle_counter(void)
+{
+	unsigned long pmuver = read_sysreg(id_aa64dfr0_el1) >>
+				       ID_AA64DFR0_PMUVER_SHIFT & 0xf;
+
+	if (pmuver == 0 || pmuver == 0xf)
+		return false;
+	write_sysreg(0, pmccfiltr_el0);	/* count at EL1 and EL0 */
+	write_sysreg(PMCNTEN_C, pmcntenset_el0);
+	write_sysreg(read_sysreg(pmcr_el0) | PMCR_E | PMCR_LC, pmcr_el0);
+	isb();
+	return true;
+}
+
+uint64_t arch_counter(void)
+{
+	/* Not in BSS: nothing may write BSS before boot_main() checks it. */
+	static int use_pmu = -1;
+
+	if (use_pmu < 0)
+		use_pmu = pmu_start_cycle_counter();
+	isb();
+	return use_pmu ? read_sysreg(pmccntr_el0) : read_sysreg(cntvct_el0);
+}
+
+/*
+ * PSCI_VERSION through hvc when entered at EL1, smc when entered at EL2
+ * (QEMU's conduit with virtualization=on; EL2 is ours, not a hypervisor).
+ */
+int arch_firmware_version(uint32_t *version)
+{
+	int ret = aarch64_psci_call(PSCI_VERSION);
+
+	if (ret < 0)
+		return -ENOENT;
+	*version = (uint32_t)ret;
+	return 0;
+}
+
+void arch_poweroff(enum poweroff_status status)
+{
+	aarch64_poweroff(status == POWEROFF_PASS ? QEMU_EXIT_PASS
+						 : QEMU_EXIT_FAIL);
+}
+
+/*
+ * Nothing beyond what boot/ reserves for every arch: the image, the boot
+ * stack, the DTB (QEMU lists it nowhere) and the DTB's reservations.
+ */
+void arch_reserve_memory(void)
+{
+}
+
+/*
+ * aarch64_boot - called by entry.S at EL1 on the boot stack once BSS is
+ * clear. An ELF boot hands over x0 = 0; QEMU then left the DTB at the
+ * start of RAM, which holds the FDT magic if so.
+ */
+void aarch64_boot(phys_addr_t dtb)
+{
+	const volatile uint32_t *ram = phys_to_virt(VIRT_RAM_BASE);
+
+	if (!dtb && __builtin_bswap32(*ram) == FDT_MAGIC)
+		dtb = VIRT_RAM_BASE;
+	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb,
+		  read_sysreg(mpidr_el1) & MPIDR_AFFINITY);
+}

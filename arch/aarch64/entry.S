@@ -1,0 +1,142 @@
+/*
+ * entry.S - the aarch64 boot stub: from the loader to boot_main().
+ *
+ * Entered at _start on the boot CPU with the MMU off, at EL1 (QEMU's
+ * default) or EL2 (`-M virt,virtualization=on`, and most firmware):
+ *   x0 = the DTB for an arm64 Image boot (Linux's protocol),
+ *   x0 = 0 for an ELF -kernel: QEMU then put the DTB at the start of RAM.
+ * Secondary CPUs stay off until asked through PSCI, so only one CPU ever
+ * gets here.
+ *
+ * At EL2 the stub sets EL2 up so it stays out of the way (EL1 is AArch64,
+ * no traps, no stage 2, the counters open to EL1) and drops to EL1. EL3
+ * (`secure=on`) is refused with a message.
+ *
+ * At EL1: SCTLR_EL1 to a known state (MMU off), clear BSS, then two
+ * stacks: the kernel runs on SP_EL0 (__boot_stack_bottom ..
+ * __boot_stack_top, outside BSS), exceptions arrive on SP_EL1, a stack of
+ * their own. So a trap never depends on the kernel's stack, and a trap
+ * inside the handler lands in the "current EL, SP_ELx" vectors, which
+ * vectors.S treats as a fault in the handler. Then VBAR_EL1, and
+ * aarch64_boot() in C, which calls boot_main(). Every address is taken
+ * PC-relative (adrp/adr): the code does not assume its link address.
+ */
+#include <arch/poweroff.h>
+#include "sysreg.h"
+
+	/* Unwind info for debuggers only (gcc emits .debug_frame for C too). */
+	.cfi_sections .debug_frame
+
+	.section .text.head, "ax"
+	.globl	_start
+_start:
+	.cfi_startproc
+	.cfi_undefined x30		/* the outermost frame: no caller */
+	msr	daifset, #0xf
+	mov	x19, x0			/* DTB, or 0 */
+	mrs	x20, CurrentEL
+	ubfx	x20, x20, #2, #2
+	adr_l	x1, aarch64_entry_el
+	str	w20, [x1]
+	cmp	x20, #2
+	b.eq	el2_setup
+	b.hi	el3_refuse
+
+el1_setup:
+	ldr	x0, =SCTLR_EL1_MMU_OFF
+	msr	sctlr_el1, x0
+	isb
+
+	/* The linker script aligns both ends of BSS to 16 bytes. */
+	adr_l	x0, __bss_start
+	adr_l	x1, __bss_end
+1:	cmp	x0, x1
+	b.hs	2f
+	stp	xzr, xzr, [x0], #16
+	b	1b
+2:
+	adr_l	x0, __exception_stack_top
+	mov	sp, x0			/* SP_EL1 */
+	msr	spsel, #0
+	adr_l	x0, __boot_stack_top
+	mov	sp, x0			/* SP_EL0, from here on */
+	adr_l	x0, aarch64_vectors
+	msr	vbar_el1, x0
+	isb
+
+	/* A zero frame pointer and link register end every backtrace. */
+	mov	x29, xzr
+	mov	x30, xzr
+	mov	x0, x19
+	bl	aarch64_boot
+	b	arch_halt
+	.cfi_endproc
+
+/* Configure EL2 to stay out of EL1's way, then eret to el1_setup. */
+el2_setup:
+	ldr	x0, =SCTLR_EL2_MMU_OFF
+	msr	sctlr_el2, x0
+	mov	x0, #HCR_EL2_RW
+	msr	hcr_el2, x0
+	msr	vttbr_el2, xzr
+	msr	hstr_el2, xzr
+	ldr	x0, =CPTR_EL2_NO_TRAPS
+	msr	cptr_el2, x0
+	mrs	x0, cnthctl_el2
+	orr	x0, x0, #CNTHCTL_EL1PCTEN_EL1PCEN
+	msr	cnthctl_el2, x0
+	msr	cntvoff_el2, xzr
+
+	/* PMU and debug untrapped; EL1 owns every event counter (HPMN). */
+	mov	x1, xzr
+	mrs	x0, id_aa64dfr0_el1
+	ubfx	x0, x0, #ID_AA64DFR0_PMUVER_SHIFT, #4
+	cbz	x0, 3f
+	cmp	x0, #0xf
+	b.eq	3f
+	mrs	x1, pmcr_el0
+	ubfx	x1, x1, #PMCR_N_SHIFT, #5
+3:	msr	mdcr_el2, x1
+
+	/* EL1 reads the real MIDR and MPIDR, not the reset-UNKNOWN virtual ones. */
+	mrs	x0, midr_el1
+	msr	vpidr_el2, x0
+	mrs	x0, mpidr_el1
+	msr	vmpidr_el2, x0
+
+	adr_l	x0, aarch64_el2_vectors
+	msr	vbar_el2, x0
+	mov	x0, #SPSR_EL1H_DAIF
+	msr	spsr_el2, x0
+	adr	x0, el1_setup
+	msr	elr_el2, x0
+	isb
+	eret
+
+el3_refuse:
+	adr_l	x0, el3_msg
+	bl	aarch64_emergency_puts
+	mov	x0, #QEMU_EXIT_FAIL
+	b	aarch64_poweroff
+
+/*
+ * arch_halt - stop this CPU for good: exceptions masked, wait forever.
+ * Also where aarch64_poweroff() ends when nothing powered the machine off.
+ */
+	.text
+	.globl	arch_halt
+arch_halt:
+	msr	daifset, #0xf
+1:	wfi
+	b	1b
+
+	.section .rodata
+el3_msg:
+	.asciz	"\r\nbuddyboot: entered at EL3, which it does not support (run without secure=on)\r\n"
+
+	/* In .data, not BSS: written before BSS is cleared. */
+	.data
+	.balign	4
+	.globl	aarch64_entry_el
+aarch64_entry_el:
+	.word	0

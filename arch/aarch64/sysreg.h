@@ -1,0 +1,70 @@
+/*
+ * sysreg.h - the system register bits and firmware numbers the aarch64
+ * port uses. Constants are usable from assembly; accessors from C.
+ */
+#ifndef AARCH64_SYSREG_H
+#define AARCH64_SYSREG_H
+
+/* HCR_EL2.RW: EL1 is AArch64. Every trap and stage 2 stays off. */
+#define HCR_EL2_RW		(1 << 31)
+
+/* CNTHCTL_EL2: EL1 may read the physical counter and use its timer. */
+#define CNTHCTL_EL1PCTEN_EL1PCEN 0x3
+
+/* CPTR_EL2 with its RES1 bits and no FP/SIMD trap (non-VHE layout). */
+#define CPTR_EL2_NO_TRAPS	0x33ff
+
+/* SCTLR_ELx with the MMU, caches and alignment checks off: RES1 bits only. */
+#define SCTLR_EL1_MMU_OFF	0x30d00800
+#define SCTLR_EL2_MMU_OFF	0x30c50830
+#define SCTLR_M			(1 << 0)
+#define SCTLR_C			(1 << 2)
+#define SCTLR_I			(1 << 12)
+
+/* SPSR for an eret to EL1 on SP_EL1 with D, A, I, F masked. */
+#define SPSR_EL1H_DAIF		0x3c5
+
+/* ID_AA64DFR0_EL1.PMUVer: 0 none, 0xf IMPLEMENTATION DEFINED. */
+#define ID_AA64DFR0_PMUVER_SHIFT 8
+/* PMCR_EL0 */
+#define PMCR_E			(1 << 0)	/* enable the counters */
+#define PMCR_LC			(1 << 6)	/* 64-bit cycle counter */
+#define PMCR_N_SHIFT		11
+#define PMCNTEN_C		(1UL << 31)	/* the cycle counter */
+
+/* PSCI function ids (SMC32 calling convention). */
+#define PSCI_VERSION		0x84000000
+#define PSCI_SYSTEM_OFF		0x84000008
+
+/* Semihosting: SYS_EXIT_EXTENDED with ADP_Stopped_ApplicationExit. */
+#define SEMIHOSTING_SYS_EXIT_EXTENDED	0x20
+#define ADP_STOPPED_APPLICATION_EXIT	0x20026
+
+#ifdef __ASSEMBLY__
+
+/* adr_l - a symbol's address, PC-relative (+-4 GiB). */
+	.macro	adr_l reg, sym
+	adrp	\reg, \sym
+	add	\reg, \reg, :lo12:\sym
+	.endm
+
+#else
+
+#define read_sysreg(reg)						\
+	({								\
+		unsigned long __v;					\
+		__asm__ volatile("mrs %0, " #reg : "=r"(__v));		\
+		__v;							\
+	})
+
+#define write_sysreg(val, reg)						\
+	__asm__ volatile("msr " #reg ", %0" ::"r"((unsigned long)(val)) \
+			 : "memory")
+
+#define isb()	__asm__ volatile("isb" ::: "memory")
+
+/* Which exception level the stub was entered at: 1, 2 or 3 (entry.S). */
+extern unsigned int aarch64_entry_el;
+
+#endif /* __ASSEMBLY__ */
+#endif /* AARCH64_SYSREG_H */

@@ -1,0 +1,33 @@
+/*
+ * csr.h - the supervisor CSR bits and SBI numbers the riscv64 port uses.
+ *
+ * Usable from assembly (constants only) and C (accessors too).
+ */
+#ifndef RISCV64_CSR_H
+#define RISCV64_CSR_H
+
+#define SSTATUS_SIE		(1 << 1)
+
+/* scause: the top bit tells an interrupt from an exception. */
+#define SCAUSE_INTERRUPT_BIT	63
+
+/* SBI extension and function ids (SBI v1.0 / v2.0). */
+#define SBI_EXT_BASE		0x10
+#define SBI_BASE_GET_SPEC_VERSION 0
+#define SBI_EXT_SRST		0x53525354	/* "SRST" */
+#define SBI_SRST_RESET		0
+#define SBI_SRST_TYPE_SHUTDOWN	0
+#define SBI_SRST_REASON_NONE	0
+#define SBI_SRST_REASON_SYSFAIL	1
+
+#ifndef __ASSEMBLY__
+
+#define csr_read(csr)							\
+	({								\
+		unsigned long __v;					\
+		__asm__ volatile("csrr %0, " #csr : "=r"(__v));		\
+		__v;							\
+	})
+
+#endif /* !__ASSEMBLY__ */
+#endif /* RISCV64_CSR_H */

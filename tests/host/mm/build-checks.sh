@@ -1,0 +1,102 @@
+#!/bin/sh
+# build-checks.sh - compile-time promises of the memory core, as KTAP:
+#   - mm/ builds freestanding (-nostdinc, no libc) with each cross compiler
+#     and page size, at the default MAX_PAGE_ORDER and at the largest;
+#   - an impossible geometry fails with a sentence saying why;
+#   - the old name MAX_ORDER does not compile.
+# Run from anywhere; exit status 0 iff every case passed.
+set -u
+cd "$(dirname "$0")/../../.." || exit 1
+
+WARN="-std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+ -Wmissing-prototypes -Wno-unused-parameter -ffreestanding -fno-builtin"
+n=0 failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+result() {	# result ok|fail NAME
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n $2"
+	else
+		sed 's/^/# /' "$tmp/log" | head -n 20
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# kcc ARCH PAGE_SHIFT [extra flags...]: the kernel's freestanding compile
+kcc() {
+	arch=$1 shift_=$2
+	shift 2
+	case $arch in
+	riscv64) cc=riscv64-linux-gnu-gcc
+		 af="-mcmodel=medany -march=rv64imac_zicsr -mabi=lp64" ;;
+	aarch64) cc=aarch64-linux-gnu-gcc
+		 af="-mgeneral-regs-only -mno-outline-atomics -mstrict-align" ;;
+	x86_64)	 cc=gcc; af="-mno-red-zone -mgeneral-regs-only" ;;
+	esac
+	# shellcheck disable=SC2086
+	$cc -nostdinc -isystem "$($cc -print-file-name=include)" -Iinclude \
+		-Iarch/$arch/include -U__linux__ -Ulinux -D__buddyboot__ \
+		-DCONFIG_PAGE_SHIFT="$shift_" $WARN $af "$@"
+}
+
+# build_mm NAME ARCH PAGE_SHIFT [flags]: every mm/*.c must compile
+build_mm() {
+	name=$1
+	shift
+	: >"$tmp/log"
+	ok=ok
+	for src in mm/*.c; do
+		kcc "$@" -c "$src" -o "$tmp/out.o" >>"$tmp/log" 2>&1 || ok=fail
+	done
+	result $ok "$name"
+}
+
+# refused NAME "expected words" ARCH PAGE_SHIFT [flags]: compile must fail
+refused() {
+	name=$1 words=$2
+	shift 2
+	printf '#include <mm/page_order.h>\nint x[NR_PAGE_ORDERS];\n' >"$tmp/g.c"
+	if kcc "$@" -c "$tmp/g.c" -o "$tmp/out.o" >"$tmp/log" 2>&1; then
+		echo "compiled, but should have been refused" >>"$tmp/log"
+		result fail "$name"
+	elif grep -qF "$words" "$tmp/log"; then
+		result ok "$name"
+	else
+		echo "refused without saying: $words" >>"$tmp/log"
+		result fail "$name"
+	fi
+}
+
+echo "KTAP version 1"
+echo "1..13"
+build_mm mm_freestanding_riscv64 riscv64 12
+build_mm mm_freestanding_riscv64_order15 riscv64 12 -DCONFIG_MAX_PAGE_ORDER=15
+build_mm mm_freestanding_x86_64 x86_64 12
+build_mm mm_freestanding_aarch64_4k aarch64 12
+build_mm mm_freestanding_aarch64_16k_order13 aarch64 14 -DCONFIG_MAX_PAGE_ORDER=13
+build_mm mm_freestanding_aarch64_64k aarch64 16
+refused geometry_riscv64_order16_refused "must not exceed SECTION_SIZE_BITS" \
+	riscv64 12 -DCONFIG_MAX_PAGE_ORDER=16
+refused geometry_aarch64_16k_order14_refused "must not exceed SECTION_SIZE_BITS" \
+	aarch64 14 -DCONFIG_MAX_PAGE_ORDER=14
+refused geometry_aarch64_64k_order14_refused "must not exceed SECTION_SIZE_BITS" \
+	aarch64 16 -DCONFIG_MAX_PAGE_ORDER=14
+refused geometry_negative_order_refused "must be 0 or more" \
+	x86_64 12 -DCONFIG_MAX_PAGE_ORDER=-1
+printf '#include <mm/page_order.h>\nint x = MAX_ORDER;\n' >"$tmp/p.c"
+if kcc x86_64 12 -c "$tmp/p.c" -o "$tmp/out.o" >"$tmp/log" 2>&1; then
+	result fail max_order_is_poisoned
+elif grep -q "poisoned" "$tmp/log"; then
+	result ok max_order_is_poisoned
+else
+	result fail max_order_is_poisoned
+fi
+printf '#include <mm/mm.h>\nint y(void) { return get_order(1) + MAX_PAGE_ORDER; }\n' >"$tmp/u.c"
+kcc riscv64 12 -Wno-missing-prototypes -c "$tmp/u.c" -o "$tmp/out.o" >"$tmp/log" 2>&1 &&
+	result ok umbrella_header_freestanding || result fail umbrella_header_freestanding
+build_mm mm_freestanding_aarch64_64k_order0 aarch64 16 -DCONFIG_MAX_PAGE_ORDER=0
+echo "# build checks: $((n - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
