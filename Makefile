@@ -35,6 +35,7 @@ help:
 	@echo '  test-qemu           only the QEMU boot matrix (tests/matrix.txt)'
 	@echo '  check-runner        prove the runner fails images that fail, hang, fault or stop early'
 	@echo '  host                build/host/libmm.a and build/host/memmap from the kernel sources'
+	@echo '  check-dtb DTB=f...  check memmap --regions on any device tree against dtc'"'"'s reading'
 	@echo '  test-host           host unit, model and fuzz tests under ASan and UBSan'
 	@echo '  check               coccinelle checks for the MAX_PAGE_ORDER bug patterns, clang-format'
 	@echo '  fuzz                run the libFuzzer targets longer (FUZZ_SECONDS=n, default 60)'

@@ -82,13 +82,14 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	err = err ?: boot_reserve(info, map.info_size, what);
 	err = err ?: boot_reserve(virt_to_phys(_start), _end - _start,
 				  "kernel image");
-	err = err ?: boot_reserve(virt_to_phys(__boot_stack_bottom),
-				  __boot_stack_top - __boot_stack_bottom,
-				  "boot stack");
+	err = err ?: boot_reserve_policy(virt_to_phys(__boot_stack_bottom),
+					 __boot_stack_top - __boot_stack_bottom,
+					 "boot stack");
 	if (err)
 		panic("cannot reserve boot memory (error %d)", err);
 	arch_reserve_memory();
 	if (memblock_is_memory(0) && !memblock_is_region_reserved(0, PAGE_SIZE))
-		boot_reserve(0, PAGE_SIZE, "page 0 (address 0 means none)");
+		boot_reserve_policy(0, PAGE_SIZE,
+				    "page 0 (address 0 means none)");
 	boot_memory_print();
 }

@@ -30,6 +30,14 @@
 #define PVH_MAX_ENTRIES		4096u	/* more is refused as absurd */
 #define PVH_CMDLINE_MAX		65536u
 
+const void *pvh_buffer_map(const struct pvh_source *src, uint64_t addr,
+			   size_t len)
+{
+	if (addr > src->size || len > src->size - addr)
+		return NULL;
+	return (const uint8_t *)src->base + addr;
+}
+
 static const uint8_t *pvh_map(const struct pvh_source *src, uint64_t addr,
 			      size_t len)
 {

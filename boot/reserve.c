@@ -61,14 +61,15 @@ static void warn_placement(phys_addr_t base, phys_addr_t size,
 }
 
 static int reserve(phys_addr_t base, phys_addr_t size, const char *reason,
-		   bool nomap)
+		   bool nomap, bool warn)
 {
 	struct boot_reservation *r;
 	int err;
 
 	if (size == 0)
 		return 0;
-	warn_placement(base, size, reason);
+	if (warn)
+		warn_placement(base, size, reason);
 	if (nr_reservations < BOOT_RESERVATIONS_MAX) {
 		r = &reservations[nr_reservations++];
 		r->base = base;
@@ -90,12 +91,17 @@ static int reserve(phys_addr_t base, phys_addr_t size, const char *reason,
 
 int boot_reserve(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, false);
+	return reserve(base, size, reason, false, true);
+}
+
+int boot_reserve_policy(phys_addr_t base, phys_addr_t size, const char *reason)
+{
+	return reserve(base, size, reason, false, false);
 }
 
 int boot_reserve_nomap(phys_addr_t base, phys_addr_t size, const char *reason)
 {
-	return reserve(base, size, reason, true);
+	return reserve(base, size, reason, true, true);
 }
 
 unsigned int boot_reservation_count(void)
@@ -145,18 +151,61 @@ int bootmem_apply(const struct boot_memmap *map)
 	return err;
 }
 
-/* "128 MiB", "4 KiB", "1536 bytes": the largest unit that divides @size. */
+/*
+ * "128 MiB", "4 KiB", "216 bytes"; a size that is not a whole number of
+ * its largest unit gets one (truncated) decimal: "126.8 MiB".
+ */
 static void format_size(char *buf, size_t len, phys_addr_t size)
 {
 	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB",
 					     "TiB" };
 	unsigned int u = 0;
 
-	while (u + 1 < ARRAY_SIZE(units) && size && !(size & 1023)) {
-		size >>= 10;
+	while (u + 1 < ARRAY_SIZE(units) && size >> (10 * (u + 1)))
 		u++;
+	if (u == 0 || IS_ALIGNED(size, 1ULL << (10 * u)))
+		ksnprintf(buf, len, "%llu %s",
+			  (unsigned long long)(size >> (10 * u)), units[u]);
+	else
+		ksnprintf(buf, len, "%llu.%llu %s",
+			  (unsigned long long)(size >> (10 * u)),
+			  (unsigned long long)(((size & ((1ULL << (10 * u)) - 1))
+						* 10) >> (10 * u)), units[u]);
+}
+
+static void report_unrecorded(boot_print_fn out, phys_addr_t base,
+			      phys_addr_t end)
+{
+	char size[32];
+
+	format_size(size, sizeof(size), end - base);
+	out("reserved: [%#llx-%#llx) %s (no reason recorded: reserved "
+	    "without boot_reserve())\n", (unsigned long long)base,
+	    (unsigned long long)end, size);
+}
+
+/*
+ * Parts of memblock.reserved that no recorded reservation covers (an arch
+ * or a driver called memblock_reserve() directly). The table is sorted.
+ */
+static void report_unrecorded_gaps(boot_print_fn out)
+{
+	for (unsigned long i = 0; i < memblock.reserved.cnt; i++) {
+		const struct memblock_region *m = &memblock.reserved.regions[i];
+		phys_addr_t cursor = m->base, end = m->base + m->size;
+
+		for (unsigned int j = 0; j < nr_reservations; j++) {
+			const struct boot_reservation *r = &reservations[j];
+
+			if (r->base + r->size <= cursor || r->base >= end)
+				continue;
+			if (r->base > cursor)
+				report_unrecorded(out, cursor, r->base);
+			cursor = MAX(cursor, r->base + r->size);
+		}
+		if (cursor < end)
+			report_unrecorded(out, cursor, end);
 	}
-	ksnprintf(buf, len, "%llu %s", (unsigned long long)size, units[u]);
 }
 
 static void report_reservations(boot_print_fn out)
@@ -181,6 +230,8 @@ static void report_reservations(boot_print_fn out)
 		    (unsigned long long)r->base, end_of(r->base, r->size), size,
 		    r->nomap ? " no-map" : "", r->reason);
 	}
+	if (!nr_unlisted)
+		report_unrecorded_gaps(out);
 	if (nr_unlisted)
 		out("reserved: %u more reservations not listed (table of %u "
 		    "full); memblock holds them all\n", nr_unlisted,

@@ -13,11 +13,12 @@
  * a single wrong guess, so all of it stays reserved.
  */
 #include <arch/memory.h>
-#include <mm/memblock.h>
+#include <boot/reserve.h>
 
 #define LOW_MEMORY_END 0x100000 /* 1 MiB */
 
 void arch_reserve_memory(void)
 {
-	memblock_reserve(0, LOW_MEMORY_END);
+	boot_reserve_policy(0, LOW_MEMORY_END,
+			    "low 1 MiB (real-mode area, BIOS)");
 }

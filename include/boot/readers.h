@@ -49,6 +49,13 @@ struct pvh_source {
 };
 
 /*
+ * pvh_buffer_map - a @map for a source whose "addresses" are offsets into
+ * the @base/@size buffer (saved files, tests, fuzzers).
+ */
+const void *pvh_buffer_map(const struct pvh_source *src, uint64_t addr,
+			   size_t len);
+
+/*
  * pvh_memory_parse - the hvm_start_info at @info: version 1 or later, its
  * memmap (type 1 entries are memory, others listed as not RAM), modules
  * reserved. map->info_size = the start_info's size for its version.

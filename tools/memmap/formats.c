@@ -79,19 +79,11 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 	return 0;
 }
 
-static const void *file_map(const struct pvh_source *src, uint64_t addr,
-			    size_t len)
-{
-	if (addr > src->size || len > src->size - addr)
-		return NULL;
-	return (const unsigned char *)src->base + addr;
-}
-
 int memmap_read(struct memmap_options *opt, const void *data, size_t len,
 		struct boot_memmap *map)
 {
 	struct pvh_source pvh = {
-		.map = file_map, .base = data, .size = len, .physical = false,
+		.map = pvh_buffer_map, .base = data, .size = len, .physical = false,
 	};
 	bool guessed = opt->format == MEMMAP_DETECT;
 	char why[BOOT_ERROR_LEN];

@@ -1,0 +1,145 @@
+# memmap.mk - the boot-info readers on the host: the memmap tool, their
+# unit tests, the fixture checks and the fuzzers.
+#
+#   make host          also builds build/host/memmap
+#   make test-host     also runs the boot suites below
+#   make fuzz          also runs fuzz_fdt, fuzz_multiboot2 and fuzz_pvh for
+#                      FUZZ_SECONDS each (host.mk's fuzz target; these join
+#                      it through FUZZ_TARGETS)
+#   make check-dtb DTB=file...   check memmap --regions against dtc's
+#                      reading of any DTB (tests/host/boot/dtb_expect.py)
+#
+# Built with host.mk's variants: boot/*.c (but main.c and memory.c, which
+# need the kernel's linker symbols) and tools/memmap/*.c compile through
+# its pattern rules into build/host/<variant>/ and link with that
+# variant's libmm.a.
+
+BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c,$(sort $(wildcard boot/*.c)))
+MEMMAP_SRCS	:= $(BOOT_HOST_SRCS) $(sort $(wildcard tools/memmap/*.c))
+BOOT_TEST_LIB	:= tests/host/boot/boot_test.c tests/host/boot/fdt_builder.c \
+		   tests/host/mm/harness.c
+BOOT_FIXTURES	:= $(HOST_DIR)/fixtures
+MEMMAP		:= $(HOST_DIR)/memmap
+MEMMAP_ASAN	:= $(HOST_DIR)/asan/memmap
+
+host_objs = $(patsubst %.c,$(HOST_DIR)/$(1)/%.o,$(2))
+
+$(MEMMAP): $(call host_objs,plain,$(MEMMAP_SRCS)) $(HOST_DIR)/plain/libmm.a
+	$(Q)echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) -o $@ $^
+
+$(MEMMAP_ASAN): $(call host_objs,asan,$(MEMMAP_SRCS)) $(HOST_DIR)/asan/libmm.a
+	$(Q)echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $@ $^
+
+# $(call boot_test,name,main source): a KTAP unit test under ASan+UBSan
+define boot_test
+$(HOST_DIR)/tests/$(1): $(call host_objs,asan,$(2) $(BOOT_TEST_LIB) $(BOOT_HOST_SRCS)) $(HOST_DIR)/asan/libmm.a
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  HOSTLD  $$@"
+	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^
+BOOT_TEST_BINS += $(HOST_DIR)/tests/$(1)
+BOOT_SUITES += host-$(1)=$(HOST_DIR)/tests/$(1)
+endef
+
+$(eval $(call boot_test,boot-fdt,tests/host/boot/test_fdt.c))
+$(eval $(call boot_test,boot-x86-info,tests/host/boot/test_x86_info.c))
+$(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
+
+# Hand-written edge cases: tests/fixtures/dts/*.dts, compiled with dtc.
+BOOT_DTS_DTBS	:= $(patsubst tests/fixtures/dts/%.dts,$(BOOT_FIXTURES)/dts/%.dtb,\
+		     $(sort $(wildcard tests/fixtures/dts/*.dts)))
+$(BOOT_FIXTURES)/dts/%.dtb: tests/fixtures/dts/%.dts
+	@mkdir -p $(dir $@)
+	$(Q)echo "  DTC     $@"
+	$(Q)dtc -q -I dts -O dtb -o $@ $<
+
+# x86 boot-info fixtures: generated from the memory maps in platforms.md.
+BOOT_X86_FIXTURES := $(BOOT_FIXTURES)/x86/.stamp
+$(BOOT_X86_FIXTURES): tests/fixtures/x86/gen_bootinfo.py
+	@mkdir -p $(dir $@)
+	$(Q)echo "  GEN     $(dir $@)"
+	$(Q)python3 $< $(dir $@) && touch $@
+
+BOOT_DTB_FIXTURES := $(sort $(wildcard tests/fixtures/boards/*.dtb \
+		     tests/fixtures/qemu/*.dtb.gz)) $(BOOT_DTS_DTBS)
+
+# Suites take no arguments (TEST_SUITES is a list of NAME=COMMAND), so each
+# check with arguments gets a two-line script in build/host/suites/.
+BOOT_SUITE_DIR	:= $(HOST_DIR)/suites
+$(BOOT_SUITE_DIR)/boot-dtb-fixtures: $(MEMMAP_ASAN) $(BOOT_DTB_FIXTURES) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/dtb_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(addprefix $(CURDIR)/,$(BOOT_DTB_FIXTURES))' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/boot-x86-fixtures: $(MEMMAP_ASAN) $(BOOT_X86_FIXTURES) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/x86_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(CURDIR)/$(BOOT_FIXTURES)/x86' > $@ && chmod +x $@
+BOOT_SUITES	+= host-boot-dtb-fixtures=$(BOOT_SUITE_DIR)/boot-dtb-fixtures \
+		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures
+BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
+		      $(BOOT_SUITE_DIR)/boot-x86-fixtures
+
+# Fuzzers: clang, libFuzzer, ASan+UBSan; seeds from the fixtures.
+BOOT_FUZZERS	:= fdt multiboot2 pvh
+BOOT_CORPUS	:= $(HOST_DIR)/corpus
+
+define boot_fuzzer
+$(HOST_DIR)/fuzz/fuzz_$(1): $(call host_objs,fuzz,tests/host/boot/fuzz_$(1).c $(BOOT_HOST_SRCS)) $(HOST_DIR)/fuzz/libmm.a
+	$(Q)echo "  FUZZLD  $$@"
+	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^
+$(BOOT_SUITE_DIR)/fuzz-$(1): $(HOST_DIR)/fuzz/fuzz_$(1) $(BOOT_CORPUS)/.stamp $(MAKEFILE_LIST)
+	@mkdir -p $$(dir $$@)
+	$(Q)printf '#!/bin/sh\nexec %s fuzz-%s %s %s %s\n' \
+		'$(CURDIR)/tests/host/fuzz-ktap.sh' '$(1)' '$(CURDIR)/$$<' \
+		'$(FUZZ_BRIEF_SECONDS)' '$(CURDIR)/$(BOOT_CORPUS)/$(1)' > $$@ && chmod +x $$@
+BOOT_SUITES += host-fuzz-$(1)=$(BOOT_SUITE_DIR)/fuzz-$(1)
+BOOT_SUITE_SCRIPTS += $(BOOT_SUITE_DIR)/fuzz-$(1)
+FUZZ_TARGETS += fuzz-boot-$(1)
+.PHONY: fuzz-boot-$(1)
+fuzz-boot-$(1): $(HOST_DIR)/fuzz/fuzz_$(1) $(BOOT_CORPUS)/.stamp
+	tests/host/fuzz-ktap.sh fuzz-$(1) $$< $(FUZZ_SECONDS) $(BOOT_CORPUS)/$(1)
+endef
+$(foreach f,$(BOOT_FUZZERS),$(eval $(call boot_fuzzer,$(f))))
+
+# Seed corpora: every DTB fixture, every x86 fixture (copied, so that the
+# fuzzer may add to its corpus without touching tests/fixtures).
+$(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES)
+	$(Q)echo "  CORPUS  $(BOOT_CORPUS)"
+	$(Q)rm -rf $(BOOT_CORPUS) && mkdir -p $(foreach f,$(BOOT_FUZZERS),$(BOOT_CORPUS)/$(f))
+	$(Q)for f in $(filter %.dtb,$(BOOT_DTB_FIXTURES)); do cp $$f $(BOOT_CORPUS)/fdt/; done
+	$(Q)for f in $(filter %.gz,$(BOOT_DTB_FIXTURES)); do \
+		zcat $$f > $(BOOT_CORPUS)/fdt/$$(basename $$f .gz); done
+	$(Q)cp $(BOOT_FIXTURES)/x86/mb2-*.bin $(BOOT_CORPUS)/multiboot2/
+	$(Q)cp $(BOOT_FIXTURES)/x86/pvh-*.bin $(BOOT_CORPUS)/pvh/
+	$(Q)touch $@
+
+-include $(patsubst %.o,%.d,$(call host_objs,plain,$(MEMMAP_SRCS)))
+-include $(patsubst %.o,%.d,$(call host_objs,asan,$(MEMMAP_SRCS) $(BOOT_TEST_LIB) \
+	 $(wildcard tests/host/boot/test_*.c)))
+-include $(patsubst %.o,%.d,$(call host_objs,fuzz,$(BOOT_HOST_SRCS) \
+	 $(wildcard tests/host/boot/fuzz_*.c)))
+
+# test-host runs HOST_SUITES; the runner runs TEST_SUITES, which may
+# already include HOST_SUITES: add to it only what it does not hold yet.
+HOST_SUITES	+= $(BOOT_SUITES)
+BOOT_SUITES_NEW	:= $(filter-out $(TEST_SUITES),$(BOOT_SUITES))
+TEST_SUITES	+= $(BOOT_SUITES_NEW)
+TEST_PREREQS	+= boot-host-tests
+
+.PHONY: boot-host-tests check-dtb fuzz
+
+host: $(MEMMAP)
+
+boot-host-tests: $(MEMMAP) $(BOOT_TEST_BINS) $(BOOT_SUITE_SCRIPTS)
+
+host-tests: boot-host-tests
+
+## check-dtb: DTB=file... check memmap on any device tree against dtc
+check-dtb: $(MEMMAP_ASAN)
+	$(Q)test -n "$(DTB)" || { echo "usage: make check-dtb DTB=file.dtb..." >&2; exit 2; }
+	$(Q)python3 tests/host/boot/dtb_expect.py $(MEMMAP_ASAN) $(DTB)
+
+fuzz: $(FUZZ_TARGETS)

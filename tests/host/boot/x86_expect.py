@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""x86_expect.py - check `memmap --regions` on saved multiboot2 and PVH
+boot information against a second, independent reading in Python.
+
+usage: x86_expect.py MEMMAP DIR   (every mb2-*.bin and pvh-*.bin in DIR)
+
+Expected: memory = the union of type 1 (RAM) entries; reserved = the
+union of the modules; both merged as memblock merges them. Prints KTAP.
+"""
+import os
+import struct
+import subprocess
+import sys
+
+
+def union(ranges):
+    out = []
+    for b, e in sorted((b, b + s) for b, s in ranges if s):
+        if out and b <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([b, e])
+    return out
+
+
+def read_mb2(data):
+    total = struct.unpack_from('<I', data)[0]
+    mem, mods, at = [], [], 8
+    while at < total:
+        typ, size = struct.unpack_from('<II', data, at)
+        if typ == 0:
+            break
+        if typ == 6:
+            esize = struct.unpack_from('<I', data, at + 8)[0]
+            for off in range(at + 16, at + size, esize):
+                b, s, t = struct.unpack_from('<QQI', data, off)
+                if t == 1:
+                    mem.append((b, s))
+        elif typ == 3:
+            start, end = struct.unpack_from('<II', data, at + 8)
+            mods.append((start, end - start))
+        at += (size + 7) & ~7
+    return mem, mods
+
+
+def read_pvh(data):
+    (_, _, _, nmod, modlist, _, _, memmap,
+     nmem, _) = struct.unpack_from('<IIIIQQQQII', data)
+    mem = []
+    for i in range(nmem):
+        b, s, t = struct.unpack_from('<QQI', data, memmap + 24 * i)
+        if t == 1:
+            mem.append((b, s))
+    mods = [struct.unpack_from('<QQ', data, modlist + 32 * i)
+            for i in range(nmod)]
+    return mem, mods
+
+
+def expected(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    mem, mods = (read_pvh if os.path.basename(path).startswith('pvh')
+                 else read_mb2)(data)
+    lines = [(b, 0, 'memory %#x %#x' % (b, e - b)) for b, e in union(mem)]
+    lines += [(b, 1, 'reserved %#x %#x' % (b, e - b)) for b, e in union(mods)]
+    return [t for _, _, t in sorted(lines)]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    memmap, folder = sys.argv[1:]
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith('.bin'))
+    print('KTAP version 1')
+    print('1..%d' % len(files))
+    failed = 0
+    for i, path in enumerate(files, 1):
+        want = expected(path)
+        r = subprocess.run([memmap, '--regions', path], capture_output=True,
+                           text=True)
+        got = r.stdout.splitlines()
+        ok = r.returncode == 0 and got == want and want
+        print('%sok %d %s' % ('' if ok else 'not ', i, os.path.basename(path)))
+        if not ok:
+            failed += 1
+            print('# exit %d; stderr: %s' % (r.returncode, r.stderr.strip()))
+            for line in want:
+                print('#   want: ' + line)
+            for line in got:
+                print('#   got:  ' + line)
+    sys.exit(1 if failed or not files else 0)
+
+
+if __name__ == '__main__':
+    main()
