@@ -49,6 +49,8 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	bool bss_clear = bss_is_clear();
 	unsigned long pages;
 
+	selftest_boot_state.counter_entry = arch_counter();
+
 	arch_console_init();
 	printk("\nbuddyboot %s: PAGE_SIZE=%lu MAX_PAGE_ORDER=%d "
 	       "NR_PAGE_ORDERS=%d SECTION_SIZE_BITS=%d\n",
@@ -76,6 +78,9 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 
 #ifdef CONFIG_SELFTEST_FAULT_early_poweroff
 	selftest_fault_early();
+#endif
+#ifdef CONFIG_BENCH
+	arch_poweroff(bench_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
 #endif
 	arch_poweroff(selftest_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
 }

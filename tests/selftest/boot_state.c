@@ -188,6 +188,7 @@ const struct boot_span *selftest_reserved_span(phys_addr_t base,
 void selftest_record_boot_state(enum boot_protocol proto, phys_addr_t info)
 {
 	struct selftest_boot_state *s = &selftest_boot_state;
+	uint64_t t0 = arch_counter();
 
 	s->proto = proto;
 	record_blob(&s->text, virt_to_phys(_start), _etext - _start);
@@ -204,5 +205,5 @@ void selftest_record_boot_state(enum boot_protocol proto, phys_addr_t info)
 	copy_reservations();
 	s->firmware_err = arch_firmware_version(&s->firmware_version);
 	s->recorded = true;
-	s->counter_before_handoff = arch_counter();
+	s->record_ticks = arch_counter() - t0;
 }

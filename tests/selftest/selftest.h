@@ -79,6 +79,11 @@ bool selftest_run_all(void);
 void selftest_fault_early(void) __noreturn;
 #endif
 
+#ifdef CONFIG_BENCH
+/* BENCH=1 images: measure instead of test (bench.c). Return: all ran. */
+bool bench_run_all(void);
+#endif
+
 /* What boot_main() learned before the cases run, for the STAGE_BOOT cases. */
 struct selftest_boot_facts {
 	bool bss_was_clear;		/* BSS all zero on entry to boot_main */
