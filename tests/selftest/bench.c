@@ -11,6 +11,7 @@
  *   bench: ready <counter at "allocator ready">
  *   bench: entry-to-ready <ticks from boot_main() entry to ready>
  *   bench: order <n> alloc+free <ticks per pair, one decimal>
+ *   bench: order <n> alloc+free from the top order <ticks per pair>
  *
  * "ready" counts from reset where the counter does (riscv64: OpenSBI
  * included; x86_64: SeaBIOS included, and the TSC is virtual time, which
@@ -20,7 +21,9 @@
  * Each order is measured in the steady state: alloc_pages() then
  * __free_pages() of the same order, BENCH_ROUNDS times, from the boot-time
  * free lists (so the split and merge depth is whatever this memory gives),
- * minus the cost of reading the counter. The boot numbers leave out the
+ * minus the cost of reading the counter; then again with every free block
+ * below the top order held, so that each pair splits a top-order block
+ * down to the order and merges it back up: the longest path. The boot numbers leave out the
  * time selftest_record_boot_state() spends on its checksums.
  */
 #ifdef CONFIG_BENCH
@@ -29,6 +32,7 @@
 #include <lib/printk.h>
 #include <mm/mm.h>
 #include "boot_state.h"
+#include "buddy_check.h"
 #include "selftest.h"
 
 #define BENCH_ROUNDS	64
@@ -60,6 +64,29 @@ static uint64_t measure(unsigned int order, uint64_t overhead)
 	return t1 - t0 > overhead ? t1 - t0 - overhead : 1;
 }
 
+/*
+ * Hold every free block below the top order, so that an allocation of
+ * order o splits a top-order block MAX_PAGE_ORDER - o times and its free
+ * merges as often: the longest path. Return: whether anything is held.
+ */
+static void hold_below_top(struct block_chain held[NR_PAGE_ORDERS])
+{
+	struct page *page;
+
+	for (unsigned int o = 0; o < MAX_PAGE_ORDER; o++)
+		while (nr_free_blocks(o) && (page = alloc_pages(GFP_KERNEL, o)))
+			chain_push(&held[o], page_address(page));
+}
+
+static void print_ticks(const char *what, unsigned int order, uint64_t ticks)
+{
+	uint64_t tenths = ticks * 10 / BENCH_ROUNDS;
+
+	printk("bench: order %u %s %llu.%llu\n", order, what,
+	       (unsigned long long)(tenths / 10),
+	       (unsigned long long)(tenths % 10));
+}
+
 bool bench_run_all(void)
 {
 	const struct selftest_boot_state *s = &selftest_boot_state;
@@ -75,15 +102,22 @@ bool bench_run_all(void)
 	       (unsigned long long)(ready - s->counter_entry));
 	ktap_result(&k, ready > s->counter_entry, "bench_ready");
 	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++) {
-		uint64_t ticks = measure(order, overhead);
-		uint64_t tenths = ticks * 10 / BENCH_ROUNDS;
+		uint64_t ticks = measure(order, overhead), split = 0;
+		struct block_chain held[NR_PAGE_ORDERS] = { { 0 } };
 
+		if (nr_free_blocks(MAX_PAGE_ORDER)) {
+			hold_below_top(held);
+			split = measure(order, overhead);
+			for (unsigned int o = 0; o < MAX_PAGE_ORDER; o++)
+				chain_free(&held[o], o);
+		}
 		if (ticks)
-			printk("bench: order %u alloc+free %llu.%llu\n", order,
-			       (unsigned long long)(tenths / 10),
-			       (unsigned long long)(tenths % 10));
+			print_ticks("alloc+free", order, ticks);
+		if (split)
+			print_ticks("alloc+free from the top order", order,
+				    split);
 		ksnprintf(name, sizeof(name), "bench_order_%u", order);
-		if (ticks)
+		if (ticks && split)
 			ktap_result(&k, true, name);
 		else
 			ktap_skip(&k, name, "no block of this order free");
