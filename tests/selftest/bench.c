@@ -67,13 +67,14 @@ static uint64_t measure(unsigned int order, uint64_t overhead)
 /*
  * Hold every free block below the top order, so that an allocation of
  * order o splits a top-order block MAX_PAGE_ORDER - o times and its free
- * merges as often: the longest path. Return: whether anything is held.
+ * merges as often: the longest path.
  */
 static void hold_below_top(struct block_chain held[NR_PAGE_ORDERS])
 {
 	struct page *page;
 
-	for (unsigned int o = 0; o < MAX_PAGE_ORDER; o++)
+	/* Every order below the top, from the one just below it down. */
+	for (unsigned int o = MAX_PAGE_ORDER; o-- > 0;)
 		while (nr_free_blocks(o) && (page = alloc_pages(GFP_KERNEL, o)))
 			chain_push(&held[o], page_address(page));
 }
@@ -108,7 +109,7 @@ bool bench_run_all(void)
 		if (nr_free_blocks(MAX_PAGE_ORDER)) {
 			hold_below_top(held);
 			split = measure(order, overhead);
-			for (unsigned int o = 0; o < MAX_PAGE_ORDER; o++)
+			for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 				chain_free(&held[o], o);
 		}
 		if (ticks)
