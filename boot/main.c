@@ -11,6 +11,7 @@
  *     -> arch_poweroff() with the verdict
  */
 #include <arch/console.h>
+#include <arch/cpu.h>
 #include <arch/entry.h>
 #include <arch/memory.h>
 #include <arch/mmu.h>
@@ -18,6 +19,7 @@
 #include <boot/memory.h>
 #include <lib/printk.h>
 #include <mm/mm.h>
+#include "../tests/selftest/boot_state.h"
 #include "../tests/selftest/selftest.h"
 
 extern char __bss_start[], __bss_end[];
@@ -45,6 +47,9 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 {
 	/* Before anything writes a static variable. */
 	bool bss_clear = bss_is_clear();
+	unsigned long pages;
+
+	selftest_boot_state.counter_entry = arch_counter();
 
 	arch_console_init();
 	printk("\nbuddyboot %s: PAGE_SIZE=%lu MAX_PAGE_ORDER=%d "
@@ -59,8 +64,11 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	arch_mmu_init();
 	/* All RAM is mapped now, so memblock may place grown arrays anywhere. */
 	memblock_allow_resize();
-	printk("hand-off: %lu pages to the buddy allocator\n",
-	       memblock_free_all());
+	/* Checksums of what must survive, before any page is handed out. */
+	selftest_record_boot_state(proto, info);
+	pages = memblock_free_all();
+	selftest_boot_state.counter_allocator_ready = arch_counter();
+	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();
 
 	selftest_boot_facts.bss_was_clear = bss_clear;
@@ -70,6 +78,9 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 
 #ifdef CONFIG_SELFTEST_FAULT_early_poweroff
 	selftest_fault_early();
+#endif
+#ifdef CONFIG_BENCH
+	arch_poweroff(bench_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
 #endif
 	arch_poweroff(selftest_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
 }

@@ -7,6 +7,8 @@
 #   FAULT=fail|hang|exception|early-poweroff
 #                                 build an image that misbehaves on purpose,
 #                                 for the runner's own test (check-runner)
+#   BENCH=1                       build an image that measures instead of
+#                                 testing, for `make bench-qemu`
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.
@@ -16,6 +18,7 @@ ARCH		?= riscv64
 PAGE_SIZE	?= 4K
 MAX_PAGE_ORDER	?=
 FAULT		?=
+BENCH		?=
 FAULTS		:= fail hang exception early-poweroff
 
 ifeq ($(filter $(ARCH),$(ARCHES)),)
@@ -45,7 +48,7 @@ $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(FAULT),-fault-$(FAULT))
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)
 BUILD_ROOT	:= build
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

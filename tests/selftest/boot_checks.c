@@ -1,8 +1,12 @@
 /*
  * boot_checks.c - what an image can check about its own boot: BSS, the
- * boot info it was handed, and the console it is printing on.
+ * boot info it was handed, the console it is printing on, and the CPU it
+ * booted on.
  */
 #include <arch/entry.h>
+#include <boot/bootmem.h>
+#include <boot/fdt.h>
+#include <lib/printk.h>
 #include <lib/string.h>
 #include "selftest.h"
 
@@ -56,5 +60,61 @@ SELFTEST(boot_info_found, STAGE_BOOT)
 		return selftest_fail(__FILE__, __LINE__, "unknown protocol %u",
 				     selftest_boot_facts.proto);
 	}
+	return true;
+}
+
+/* The "cpus" node's children with device_type "cpu": count them, find @id. */
+static bool fdt_cpu_listed(const struct fdt *fdt, unsigned long id,
+			   unsigned int *count)
+{
+	bool found = false;
+	uint32_t len, cells = 1;
+	const void *p;
+
+	*count = 0;
+	for (int n = fdt_first_child(fdt, fdt->root); n >= 0;
+	     n = fdt_next_child(fdt, n)) {
+		if (strcmp(fdt_node_name(fdt, n), "cpus"))
+			continue;
+		p = fdt_getprop(fdt, n, "#address-cells", &len);
+		if (p && len == 4)
+			cells = (uint32_t)fdt_read_cells(p, 1);
+		for (int c = fdt_first_child(fdt, n); c >= 0;
+		     c = fdt_next_child(fdt, c)) {
+			if (!fdt_prop_is_string(fdt, c, "device_type", "cpu"))
+				continue;
+			(*count)++;
+			p = fdt_getprop(fdt, c, "reg", &len);
+			if (p && (cells == 1 || cells == 2) && len >= 4 * cells &&
+			    fdt_read_cells(p, cells) == id)
+				found = true;
+		}
+	}
+	return found;
+}
+
+/*
+ * The CPU that booted is one the device tree lists (riscv64: the hart id
+ * OpenSBI's lottery chose; aarch64: the MPIDR affinity), and which one it
+ * was is printed: with -smp the boot CPU need not be CPU 0.
+ */
+SELFTEST(boot_cpu_listed, STAGE_BOOT)
+{
+	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
+	unsigned long id = selftest_boot_facts.boot_cpu;
+	char error[BOOT_ERROR_LEN];
+	unsigned int count;
+	struct fdt fdt;
+
+	printk("# boot cpu %lu\n", id);
+	if (selftest_boot_facts.proto != BOOT_PROTO_FDT)
+		return selftest_skip("no CPU list in %s boot info (the ACPI "
+				     "MADT is not read)", CONFIG_ARCH_NAME);
+	SELFTEST_EXPECT(!fdt_open(&fdt, info, fdt_header_totalsize(info),
+				  error), "the DTB does not open: %s", error);
+	SELFTEST_EXPECT(fdt_cpu_listed(&fdt, id, &count), "boot cpu %#lx is "
+			"not among the %u CPUs of /cpus", id, count);
+	printk("# boot cpu %lu is one of %u CPUs in the device tree\n", id,
+	       count);
 	return true;
 }

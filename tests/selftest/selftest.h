@@ -10,6 +10,9 @@
  *
  * A case returns true for a pass. It explains a failure with selftest_fail()
  * (or the SELFTEST_EXPECT macro), which prints "# name: file:line: why".
+ * A case that cannot run on this machine (no firmware to ask, no block of
+ * that order in this much memory) returns selftest_skip("why"): KTAP's
+ * "ok N name # SKIP why", which the runner counts as neither pass nor fail.
  */
 #ifndef TESTS_SELFTEST_H
 #define TESTS_SELFTEST_H
@@ -51,6 +54,13 @@ struct selftest {
 bool selftest_fail(const char *file, int line, const char *fmt, ...)
 	__printf(3, 4);
 
+/*
+ * selftest_skip - the running case could not test anything here; @fmt
+ * says why. Return: true, so "return selftest_skip(...)" ends the case. A
+ * case that also failed is reported as failed, not skipped.
+ */
+bool selftest_skip(const char *fmt, ...) __printf(1, 2);
+
 #define SELFTEST_EXPECT(cond, fmt, ...)					\
 	do {								\
 		if (!(cond))						\
@@ -67,6 +77,11 @@ bool selftest_run_all(void);
 #ifdef CONFIG_SELFTEST_FAULT_early_poweroff
 /* FAULT=early-poweroff: power off with PASS before the plan line. */
 void selftest_fault_early(void) __noreturn;
+#endif
+
+#ifdef CONFIG_BENCH
+/* BENCH=1 images: measure instead of test (bench.c). Return: all ran. */
+bool bench_run_all(void);
 #endif
 
 /* What boot_main() learned before the cases run, for the STAGE_BOOT cases. */

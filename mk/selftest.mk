@@ -1,0 +1,38 @@
+# selftest.mk - what the in-QEMU selftests need besides the image.
+#
+# An initrd for the matrix lines that pass one: 3 MiB and 123 bytes of a
+# fixed text, so that its end is not page aligned and its checksum is the
+# same on every machine. The guest checksums it before the hand-off and
+# again with all memory handed out and written
+# (tests/selftest/integrity.c: integrity_boot_modules).
+#
+# riscv64 and x86_64 (PVH) take it with QEMU's -initrd. aarch64's QEMU
+# loads an initrd only for a Linux Image, not for buddyboot's ELF, so the
+# aarch64 line gives QEMU's own virt DTB (dumped for that machine, 256M,
+# cortex-a57) with /chosen linux,initrd-start/end added, and puts the file
+# at that address with the generic loader device:
+#   -dtb $(SELFTEST_A64_DTB) -device loader,file=$(SELFTEST_INITRD),
+#        addr=$(SELFTEST_A64_INITRD_AT),force-raw=on
+
+SELFTEST_INITRD	:= $(BUILD_ROOT)/selftest/initrd.img
+
+$(SELFTEST_INITRD): mk/selftest.mk
+	@mkdir -p $(dir $@)
+	$(Q)echo "  GEN     $@"
+	$(Q)yes 'buddyboot selftest initrd: nothing may write here' | \
+		head -c $$((3 * 1024 * 1024 + 123)) > $@
+
+SELFTEST_A64_DTB	:= $(BUILD_ROOT)/selftest/aarch64-virt-256M-initrd.dtb
+SELFTEST_A64_INITRD_AT	:= 0x48000000
+
+$(SELFTEST_A64_DTB): $(SELFTEST_INITRD)
+	$(Q)echo "  DTB     $@"
+	$(Q)qemu-system-aarch64 -M virt,dumpdtb=$@.tmp -cpu cortex-a57 -m 256M \
+		-nographic >/dev/null 2>&1 || test -s $@.tmp
+	$(Q)fdtput -t x $@.tmp /chosen linux,initrd-start \
+		0 $(SELFTEST_A64_INITRD_AT)
+	$(Q)fdtput -t x $@.tmp /chosen linux,initrd-end 0 $$(printf '%#x' \
+		$$(($(SELFTEST_A64_INITRD_AT) + $$(stat -c %s $<))))
+	$(Q)mv $@.tmp $@
+
+TEST_PREREQS	+= $(SELFTEST_INITRD) $(SELFTEST_A64_DTB)
