@@ -1,6 +1,6 @@
 # qemu.mk - booting one configuration in QEMU: `make run`, `make debug`.
 #
-#   MEM=<size>        guest memory (default QEMU_DEFAULT_MEM from arch.mk)
+#   MEM=<size>        guest memory (default QEMU_DEFAULT_MEM, below)
 #   SMP=<n>           CPUs (default 1)
 #   QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
 #   TIMEOUT=<s>       seconds before `make run` calls the guest hung
@@ -12,6 +12,16 @@
 # QEMU_CMD is the only QEMU command line: `make run`, `make debug` and the
 # test runner (through `make print-qemu`) all boot with it. Its stdin must
 # be open (-serial stdio refuses a closed one); the runner gives /dev/null.
+
+# The default memory: enough for the selftests to find free blocks of the
+# largest order, four blocks of that size (firmware, the image, the boot
+# info and the allocator's metadata take some; one stays free), and at
+# least 128 MiB. The largest order is the build's, or <asm/geometry.h>'s
+# default read through the preprocessor: 512 MiB blocks with 64K pages
+# make that 2G; MAX_PAGE_ORDER=15 with 4K pages, 512M.
+TOP_ORDER	= $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
+		  cc -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
+QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(TOP_ORDER) - 20))); echo $$((m > 128 ? m : 128))M)
 
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1

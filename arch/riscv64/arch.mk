@@ -32,13 +32,6 @@ QEMU		:= qemu-system-riscv64
 QEMU_MACHINE_ARGS := -M virt -bios default
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 
-# Enough RAM for the selftests to find a free block of the largest order:
-# four blocks of that size (OpenSBI and the image, the DTB at the top of
-# RAM, the allocator's metadata, and one free), at least 128 MiB. The
-# largest order is the build's or <asm/geometry.h>'s default.
-top_order = $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
-	$(CC) -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
-QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(top_order) - 20))); echo $$((m > 128 ? m : 128))M)
 
 $(BUILD_DIR)/Image: $(KERNEL_ELF)
 	$(Q)echo "  IMAGE   $@"

@@ -37,7 +37,6 @@ QEMU_MACHINE_ARGS := -M q35 -nic none \
 QEMU_KERNEL_ARGS := -kernel $(KERNEL_ELF)
 # Instead of QEMU_KERNEL_ARGS: SeaBIOS boots GRUB from the ISO, GRUB the ELF.
 QEMU_GRUB_ARGS	:= -cdrom $(GRUB_ISO) -boot d
-QEMU_DEFAULT_MEM := 128M
 QEMU_TIMEOUT	:= 120
 GDB_ARCH	:= i386:x86-64
 
