@@ -16,12 +16,15 @@
 # The default memory: enough for the selftests to find free blocks of the
 # largest order, four blocks of that size (firmware, the image, the boot
 # info and the allocator's metadata take some; one stays free), and at
-# least 128 MiB. The largest order is the build's, or <asm/geometry.h>'s
-# default read through the preprocessor: 512 MiB blocks with 64K pages
-# make that 2G; MAX_PAGE_ORDER=15 with 4K pages, 512M.
+# least QEMU_MIN_MEM_MIB (a boot path's firmware may need more). The
+# largest order is the build's, or <asm/geometry.h>'s default read through
+# the preprocessor: 512 MiB blocks with 64K pages make that 2G;
+# MAX_PAGE_ORDER=15 with 4K pages, 512M.
 TOP_ORDER	= $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
 		  cc -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
-QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(TOP_ORDER) - 20))); echo $$((m > 128 ? m : 128))M)
+QEMU_MIN_MEM_MIB := 128
+QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(TOP_ORDER) - 20))); \
+		   min=$(QEMU_MIN_MEM_MIB); echo $$((m > min ? m : min))M)
 
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1

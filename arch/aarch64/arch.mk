@@ -38,6 +38,11 @@ QEMU		:= qemu-system-aarch64
 QEMU_MACHINE_ARGS := -M virt -cpu $(qemu_cpu_$(PAGE_SIZE)) \
 		     -semihosting-config enable=on,target=native
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
+# BOOT=uboot (mk/uboot.mk): Debian's U-Boot for QEMU as the firmware, at
+# EL1 (virt without virtualization=on has no EL2 for it), booting the
+# Image from a disk with booti; x0 = the device tree.
+UBOOT_ARCH	:= arm64
+QEMU_UBOOT_ARGS	:= -bios /usr/lib/u-boot/qemu_arm64/u-boot.bin
 
 
 $(BUILD_DIR)/Image: $(KERNEL_ELF)

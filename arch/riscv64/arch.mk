@@ -31,6 +31,14 @@ ARCH_PACKAGES	:= gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
 QEMU		:= qemu-system-riscv64
 QEMU_MACHINE_ARGS := -M virt -bios default
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
+# BOOT=uboot (mk/uboot.mk): OpenSBI, as above, starts Debian's S-mode
+# U-Boot for QEMU as its payload (at 0x80200000, a0/a1 as for a kernel),
+# and U-Boot boots the Image from a disk with booti. Its environment
+# loads to fixed addresses up to 0x8c300000 (scriptaddr 0x8c100000), so
+# RAM must reach past them: 256 MiB at least.
+UBOOT_ARCH	:= riscv
+UBOOT_MIN_MEM_MIB := 256
+QEMU_UBOOT_ARGS	:= -kernel /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 
 
 $(BUILD_DIR)/Image: $(KERNEL_ELF)
