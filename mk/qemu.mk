@@ -47,7 +47,7 @@ QEMU_CMD	= $(check_boot)$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 
 BBTEST		:= tests/runner/bbtest
 
-.PHONY: run debug print-qemu
+.PHONY: run debug print-qemu print-boots
 
 ## run: build, boot headless, show the console; exit status is the verdict
 run: export BBTEST_QEMU_CMD = $(QEMU_CMD)
@@ -63,6 +63,11 @@ debug:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --debug $(GDB_PORT) \
 		--elf $(KERNEL_ELF) --gdb-arch $(GDB_ARCH)
+
+# The boot paths of this ARCH (check-runner boots a fault image on each).
+print-boots:
+	$(info $(BOOTS))
+	@:
 
 # For the runner: how this configuration boots, one KEY=value a line.
 print-qemu:

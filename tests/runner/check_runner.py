@@ -6,7 +6,10 @@ misbehave on purpose, plus one clean image, and boots them all through
 bbtest, the runner `make test` uses. Each fault must be reported as a
 failure for its own reason; the clean image must pass (a runner that fails
 everything proves nothing); and bbtest must end with a totals line that
-counts the failures and a non-zero exit status.
+counts the failures and a non-zero exit status. The failing image also
+boots through each loader a target has besides QEMU's -kernel (U-Boot,
+GRUB: `make print-boots`), whose firmware prints a console of its own
+before the kernel: it must fail there too.
 
 Prints KTAP version 1, one case per target and image, and the inner
 runner's output as diagnostics. BBTEST_CHECK_ARCHES="riscv64 ..." limits the
@@ -37,6 +40,10 @@ FAULTS = {
     "exception": "unexpected exception",
     "early-poweroff": "missing plan",
 }
+# Through a loader, the image that fails one case; a loader takes seconds
+# to reach the kernel, and the image ends the run as soon as it has failed.
+LOADER_FAULT = "fail"
+LOADER_TIMEOUT = 60
 
 
 def arches() -> list[str]:
@@ -49,13 +56,26 @@ def arches() -> list[str]:
     return done.stdout.split()
 
 
-def write_matrix(path: str, targets: list[str]) -> None:
+def loaders(arch: str) -> list[str]:
+    """The boot paths of arch other than QEMU's -kernel (BOOT=direct)."""
+    done = subprocess.run(["make", "-s", "--no-print-directory",
+                           f"ARCH={arch}", "print-boots"],
+                          stdout=subprocess.PIPE, text=True, env=make_env(),
+                          check=True)
+    return [b for b in done.stdout.split() if b != "direct"]
+
+
+def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
     with open(path, "w", encoding="utf-8") as f:
-        for arch in targets:
+        for arch, boots in targets.items():
             f.write(f"check-runner-{arch}-clean ARCH={arch} PAGE_SIZE=4K\n")
             for kind in FAULTS:
                 f.write(f"check-runner-{arch}-{kind} ARCH={arch} PAGE_SIZE=4K "
                         f"FAULT={kind} TIMEOUT={FAULT_TIMEOUT}\n")
+            for boot in boots:
+                f.write(f"check-runner-{arch}-{boot}-{LOADER_FAULT} "
+                        f"ARCH={arch} PAGE_SIZE=4K BOOT={boot} "
+                        f"FAULT={LOADER_FAULT} TIMEOUT={LOADER_TIMEOUT}\n")
 
 
 class Ktap:
@@ -78,13 +98,14 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda signum, frame: None)
     os.chdir(REPO)
     os.makedirs(WORK_DIR, exist_ok=True)
-    targets = arches()
+    targets = {arch: loaders(arch) for arch in arches()}
     matrix_path = os.path.join(WORK_DIR, "matrix.txt")
     report_path = os.path.join(WORK_DIR, "report.json")
     write_matrix(matrix_path, targets)
     if os.path.exists(report_path):
         os.remove(report_path)
-    ktap = Ktap(len(targets) * (len(FAULTS) + 1) + 1)
+    faults = sum(len(FAULTS) + len(boots) for boots in targets.values())
+    ktap = Ktap(len(targets) + faults + 1)
 
     done = subprocess.run([os.path.join(HERE, "bbtest"), "test", "--matrix",
                            matrix_path, "--json", report_path],
@@ -98,21 +119,23 @@ def main() -> int:
         with open(report_path, encoding="utf-8") as f:
             results = {r["name"]: r for r in json.load(f)}
 
-    for arch in targets:
+    for arch, boots in targets.items():
         clean = results.get(f"check-runner-{arch}-clean")
         ktap.result(bool(clean and clean["ok"]), f"runner_passes_{arch}_clean",
                     "the clean image did not pass: "
                     f"{clean['reasons'] if clean else 'no result'}")
-        for kind, expected in FAULTS.items():
-            got = results.get(f"check-runner-{arch}-{kind}")
+        failures = [(kind, kind, expected) for kind, expected in FAULTS.items()]
+        failures += [(f"{boot}-{LOADER_FAULT}", f"{boot}_{LOADER_FAULT}",
+                      FAULTS[LOADER_FAULT]) for boot in boots]
+        for run, case, expected in failures:
+            got = results.get(f"check-runner-{arch}-{run}")
             reasons = "; ".join(got["reasons"]) if got else ""
             ok = bool(got and not got["ok"] and got["failed"] >= 1
                       and expected in reasons)
-            ktap.result(ok, f"runner_fails_{arch}_{kind.replace('-', '_')}",
+            ktap.result(ok, f"runner_fails_{arch}_{case.replace('-', '_')}",
                         f"expected a failure saying '{expected}', got "
                         f"{reasons or 'a pass' if got else 'no result'}")
 
-    faults = len(targets) * len(FAULTS)
     totals = re.fullmatch(r"(\d+) passed, (\d+) failed(, \d+ skipped)?",
                           lines[-1] if lines else "")
     ok = bool(totals and int(totals.group(2)) >= faults
