@@ -37,7 +37,7 @@ help:
 	@echo '  host                build/host/libmm.a and build/host/memmap from the kernel sources'
 	@echo '  check-dtb DTB=f...  check memmap --regions on any device tree against dtc'"'"'s reading'
 	@echo '  test-host           host unit, model and fuzz tests under ASan and UBSan'
-	@echo '  check               coccinelle checks for the MAX_PAGE_ORDER bug patterns, clang-format'
+	@echo '  check               coccinelle checks for the MAX_PAGE_ORDER bug patterns; mm/ builds freestanding'
 	@echo '  fuzz                run the libFuzzer targets longer (FUZZ_SECONDS=n, default 60)'
 	@echo '  bench               host benchmarks against glibc, jemalloc and mimalloc (QUICK=1: short)'
 	@echo '  bench-qemu          deterministic instruction counts per operation, per target (-icount)'

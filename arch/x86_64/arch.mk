@@ -26,7 +26,7 @@ GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
 ARCH_IMAGES	:= $(GRUB_ISO)
 
 ARCH_PACKAGES	:= qemu-system-x86 grub-pc-bin grub-common xorriso mtools \
-		   $(if $(CROSS_COMPILE),gcc-x86-64-linux-gnu)
+		   $(if $(CROSS_COMPILE),gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu,gcc binutils)
 
 # q35: the current PC chipset (PCIe, ICH9 LPC); -M pc works the same.
 # No NIC: nothing to do with one, and its iPXE ROM only slows the boot.

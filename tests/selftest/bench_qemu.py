@@ -92,6 +92,8 @@ def main():
     p.add_argument("--runs", type=int, default=2)
     p.add_argument("--icount", default="-icount shift=0,sleep=off")
     p.add_argument("--timeout", type=int, default=300)
+    p.add_argument("--doc", help="a markdown file whose bench-qemu markers "
+                   "receive the table (docs/performance.md)")
     a = p.parse_args()
     targets, mems = a.targets.split(), a.mems.split()
     os.makedirs(a.out, exist_ok=True)
@@ -131,7 +133,30 @@ def main():
         f.write(text)
     print(text, end="")
     print(f"bench-qemu: table written to {os.path.join(a.out, 'table.md')}")
+    if a.doc and not problems:
+        splice(a.doc, text, " ".join(sys.argv[1:]))
+        print(f"bench-qemu: and into {a.doc}")
     return 1 if problems else 0
+
+
+def splice(doc, text, args):
+    """Put the table between the doc's bench-qemu markers, with its command."""
+    begin, end = "<!-- bench-qemu:begin -->\n", "<!-- bench-qemu:end -->"
+    with open(doc) as f:
+        old = f.read()
+    i, j = old.find(begin), old.find(end)
+    if i < 0 or j < i:
+        raise SystemExit(f"bench-qemu: {doc} has no bench-qemu markers")
+    body = ("Produced by `make bench-qemu` (`tests/selftest/bench_qemu.py`). "
+            "The guest reads its instruction counter (rdinstret, PMCCNTR_EL0, "
+            "TSC; under `-icount shift=0` each counts instructions) around "
+            "each operation. \"Reset to ready\" includes the firmware on "
+            "riscv64 (OpenSBI) and x86_64 (SeaBIOS); on aarch64 the counter "
+            "starts in boot_main. \"From the top order\" starts every pair "
+            "on a heap where only top-order blocks are free, so each pair "
+            "splits down and merges back: the longest path.\n\n" + text)
+    with open(doc, "w") as f:
+        f.write(old[:i + len(begin)] + body + old[j:])
 
 
 if __name__ == "__main__":
