@@ -11,7 +11,8 @@
  *     list and command line. All of it stays readable for the whole run.
  *   - the kernel image [_start, _end), BSS included, and the boot stack.
  *   - what the firmware and loader keep: /reserved-memory (OpenSBI's own
- *     region is one), /memreserve/ (U-Boot's for what it loaded), the
+ *     region is one), /memreserve/ (what a loader such as U-Boot adds;
+ *     tools/uboot/boot.cmd adds one for the script it ran), the
  *     initrd, multiboot2 and PVH modules.
  *   - the low 1 MiB on x86_64 (arch_reserve_memory(): real-mode IVT, BDA,
  *     EBDA, option ROMs and the BIOS live there).

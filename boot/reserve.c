@@ -4,7 +4,7 @@
  *
  * Overlapping reservations and reservations outside memory are warned
  * about, naming both ranges, and still reserved: real boards have them
- * (U-Boot's /memreserve/ covering what it loaded, a reserved-memory child
+ * (a loader's /memreserve/ covering what it loaded, a reserved-memory child
  * inside another), memblock keeps the union, and reserving too much loses
  * nothing that matters while reserving too little hands out memory that
  * is not ours. See include/boot/reserve.h.
