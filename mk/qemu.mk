@@ -23,7 +23,7 @@
 TOP_ORDER	= $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
 		  cc -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
 QEMU_MIN_MEM_MIB := 128
-QEMU_DEFAULT_MEM = $(shell m=$$((4 << ($(PAGE_SHIFT) + $(TOP_ORDER) - 20))); \
+QEMU_DEFAULT_MEM = $(shell m=$$(((4 << ($(PAGE_SHIFT) + $(TOP_ORDER))) >> 20)); \
 		   min=$(QEMU_MIN_MEM_MIB); echo $$((m > min ? m : min))M)
 
 MEM		?= $(QEMU_DEFAULT_MEM)

@@ -163,7 +163,7 @@ static bool fill_is_sound(const struct page_fill *fill, bool top_allowed)
 
 		SELFTEST_EXPECT(o <= prev, "block %u of the fill has order %u "
 				"after order %u", i, o, prev);
-		SELFTEST_EXPECT(top_allowed || o < MAX_PAGE_ORDER, "the fill "
+		SELFTEST_EXPECT(top_allowed || o != MAX_PAGE_ORDER, "the fill "
 				"got a top-order block while all were held");
 		if (!block_placement_ok(fill->blocks[i].page, o))
 			return false;
