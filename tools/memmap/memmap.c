@@ -61,10 +61,18 @@ static unsigned char *read_file(const char *path, size_t *len)
 		return NULL;
 	buf = malloc(MEMMAP_MAX_FILE + 1);
 	n = buf ? fread(buf, 1, MEMMAP_MAX_FILE + 1, f) : 0;
+	if (buf && ferror(f)) {
+		int err = errno;	/* EISDIR for a directory, EIO, ... */
+
+		fclose(f);
+		free(buf);
+		errno = err;
+		return NULL;
+	}
 	fclose(f);
 	if (!buf || n > MEMMAP_MAX_FILE) {
 		free(buf);
-		errno = EFBIG;
+		errno = buf ? EFBIG : ENOMEM;
 		return NULL;
 	}
 	*len = n;
