@@ -5,7 +5,7 @@
 #                the known-bad samples in tests/coccinelle-samples/ (each
 #                must be flagged exactly), and the compile-time promises of
 #                mm/ (freestanding on every target, impossible geometry and
-#                MAX_ORDER refused)
+#                the old order name refused)
 #
 # Both print KTAP and are registered as suites for the runner.
 

@@ -4,7 +4,7 @@
  * What dm-crypt's write buffer allocation does (Linux commit 5054e778fcd9,
  * seeds/010): take the largest block that fits what is left, and when no
  * block of that order is free, fall back one order at a time. The seed
- * started that search at "MAX_ORDER - 1" and so, after the redefinition,
+ * started that search one below the old name, and so, after the redefinition,
  * never used the top order; here the search starts at MAX_PAGE_ORDER.
  */
 #ifndef MM_PAGE_FILL_H

