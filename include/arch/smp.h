@@ -1,0 +1,79 @@
+/*
+ * smp.h - what an architecture provides so that every CPU runs buddyboot.
+ *
+ * Inline, in <asm/smp.h>, because the hot paths of mm/ use them:
+ *
+ *   unsigned long arch_percpu_offset(void);
+ *   void arch_set_percpu_offset(unsigned long off);
+ *       This CPU's per-CPU offset (include/smp/percpu.h), kept in the
+ *       architecture's register for it: riscv64 tp, aarch64 TPIDR_EL1,
+ *       x86_64 the GS base. The boot CPU's is 0 from its entry on, before
+ *       boot_main() (the stub zeroes the register), so per-CPU variables
+ *       work from the first line of C.
+ *   void arch_cpu_relax(void);
+ *       Spin-wait hint (pause, yield, or nothing).
+ *   unsigned long arch_local_irq_save(void);
+ *   void arch_local_irq_restore(unsigned long flags);
+ *       Mask this CPU's interrupts and return the previous state; put it
+ *       back. buddyboot runs with interrupts masked, but spin_lock_irqsave()
+ *       must still mean what it says on a port that unmasks them.
+ *
+ * Out of line, below: starting a secondary CPU, and a clock for timeouts.
+ *
+ * The bring-up contract. smp_init() (smp/smp.c) fills a struct
+ * secondary_boot for each CPU to start, with a stack and a per-CPU area,
+ * and calls arch_cpu_start(). The arch starts the CPU through the method
+ * the boot information named (SBI HSM, PSCI CPU_ON, spin table,
+ * INIT-SIPI-SIPI); the new CPU, in the arch's own entry code, takes
+ * @boot->stack_top as its stack, installs the exception vectors, turns the
+ * MMU on with the boot CPU's mappings where the arch has one, sets its
+ * per-CPU register to @boot->percpu_offset, and calls
+ * secondary_start(@boot), which never returns. Everything else (checking
+ * in, waiting for work) is generic.
+ */
+#ifndef ARCH_SMP_H
+#define ARCH_SMP_H
+
+#include <lib/compiler.h>
+#include <lib/types.h>
+#include <asm/smp.h>
+
+struct cpu_desc;
+
+/*
+ * What the boot CPU hands a secondary CPU. Written by the boot CPU before
+ * arch_cpu_start(); read by the secondary from its entry on. The arch's
+ * start method is the release: whatever it uses (an SBI call, PSCI, a
+ * store to a spin-table address after a barrier, a SIPI) orders these
+ * writes before the secondary's first read.
+ */
+struct secondary_boot {
+	unsigned int cpu;		/* logical CPU number, 1..NR_CPUS-1 */
+	unsigned long hwid;		/* hart id, MPIDR affinity, APIC id */
+	uintptr_t stack_top;		/* 16-byte aligned, grows down */
+	uintptr_t stack_bottom;		/* lowest usable byte (above any guard) */
+	unsigned long percpu_offset;	/* for arch_set_percpu_offset() */
+	void *arch;			/* the arch's own per-CPU boot data */
+};
+
+/*
+ * arch_cpu_start - start the CPU @desc describes at the arch's secondary
+ * entry, with @boot as its argument. Returns once the start request is
+ * made; smp_init() waits for the CPU to check in.
+ * Return: 0, or a negative errno when the firmware refused (the message
+ * is printed by the caller with the CPU's id and this value).
+ */
+int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot);
+
+/* secondary_start - the generic C entry of every secondary CPU. */
+void secondary_start(struct secondary_boot *boot) __noreturn;
+
+/*
+ * arch_clock_ns - a monotonic clock in nanoseconds, good to a few percent,
+ * for timeouts (a CPU that never checks in). riscv64 reads `time` at the
+ * DTB's timebase-frequency, aarch64 CNTVCT_EL0 at CNTFRQ_EL0, x86_64 the
+ * TSC calibrated against the PIT.
+ */
+uint64_t arch_clock_ns(void);
+
+#endif /* ARCH_SMP_H */

@@ -1,0 +1,70 @@
+/*
+ * cpus.h - the CPUs the boot information describes.
+ *
+ * Read from the device tree's /cpus (riscv64, aarch64) or the ACPI MADT
+ * (x86_64) by pure readers in boot/, which run on the host and are fuzzed
+ * like the memory readers. smp_init() starts every usable CPU in the list.
+ */
+#ifndef BOOT_CPUS_H
+#define BOOT_CPUS_H
+
+#include <lib/types.h>
+#include <smp/smp.h>
+
+enum cpu_enable_method {
+	CPU_ENABLE_NONE = 0,		/* the boot CPU, or nothing to start it with */
+	CPU_ENABLE_SBI_HSM,		/* riscv64: SBI HSM hart_start */
+	CPU_ENABLE_PSCI,		/* aarch64: PSCI CPU_ON */
+	CPU_ENABLE_SPIN_TABLE,		/* aarch64: write cpu-release-addr, sev */
+	CPU_ENABLE_INIT_SIPI,		/* x86_64: local APIC INIT-SIPI-SIPI */
+};
+
+enum psci_conduit {
+	PSCI_CONDUIT_NONE = 0,
+	PSCI_CONDUIT_HVC,
+	PSCI_CONDUIT_SMC,
+};
+
+/* One CPU, as the boot information describes it. */
+struct cpu_desc {
+	unsigned long hwid;		/* hart id, MPIDR affinity bits, APIC id */
+	enum cpu_enable_method method;
+	phys_addr_t release_addr;	/* spin table: cpu-release-addr */
+	int node;			/* NUMA node, or -1 (NUMA_NO_NODE) */
+};
+
+/*
+ * The whole list. cpu[0] is always the boot CPU (the readers move it
+ * there, by the hwid boot_main() was given); logical CPU n is cpu[n].
+ * CPUs beyond NR_CPUS are counted in @nr_over, never started.
+ * CPUs the firmware marks unusable (status = "disabled" with no way to
+ * start them, a riscv64 hart without S-mode, an APIC neither enabled nor
+ * online-capable) are counted in @nr_unusable, and not listed.
+ */
+struct boot_cpus {
+	unsigned int nr;		/* entries in cpu[] */
+	unsigned int nr_over;		/* described beyond NR_CPUS */
+	unsigned int nr_unusable;	/* described but not startable */
+	bool boot_cpu_found;		/* the boot hwid was in the list */
+	enum psci_conduit psci;		/* aarch64: the /psci method */
+	uint64_t timebase_hz;		/* riscv64: /cpus timebase-frequency */
+	struct cpu_desc cpu[NR_CPUS];
+};
+
+/*
+ * fdt_read_cpus - fill @out from the device tree at @fdt (@size bytes at
+ * most); @boot_hwid is the CPU that booted.
+ * Return: 0, or a negative errno with a message printed: -EINVAL for a
+ * malformed tree, -ENOENT for no /cpus or no CPU node in it.
+ */
+int fdt_read_cpus(const void *fdt, size_t size, unsigned long boot_hwid,
+		  struct boot_cpus *out);
+
+/*
+ * acpi_read_cpus - fill @out from the MADT that the RSDP at @rsdp leads
+ * to. Return: as fdt_read_cpus(); -ENOENT for no RSDP or no MADT.
+ */
+int acpi_read_cpus(phys_addr_t rsdp, unsigned long boot_hwid,
+		   struct boot_cpus *out);
+
+#endif /* BOOT_CPUS_H */

@@ -1,0 +1,49 @@
+/*
+ * percpu.h - per-CPU variables, Linux's way.
+ *
+ * DEFINE_PER_CPU(type, name) puts the variable in the per-CPU section
+ * ("bb_percpu"; __per_cpu_start..__per_cpu_end in each linker script, the
+ * linker's __start_bb_percpu..__stop_bb_percpu on the host). That section
+ * is the boot CPU's copy, zeroed with BSS; every other CPU gets a zeroed
+ * copy of the same size, at an offset from the section kept in the
+ * architecture's per-CPU register (arch_percpu_offset(), <asm/smp.h>).
+ * Per-CPU variables therefore start zero on every CPU: initialise them
+ * in code, not in the definition.
+ *
+ *   this_cpu_ptr(&var)      this CPU's copy: one register read and an add
+ *   per_cpu_ptr(&var, cpu)  CPU @cpu's copy
+ *   per_cpu(var, cpu)       the same, as an lvalue
+ *
+ * Who may touch another CPU's copy, and under which lock, is for each
+ * variable's owner to say next to its definition.
+ */
+#ifndef SMP_PERCPU_H
+#define SMP_PERCPU_H
+
+#include <lib/compiler.h>
+#include <lib/types.h>
+#include <asm/smp.h>
+
+#define PER_CPU_SECTION		"bb_percpu"
+
+#define DEFINE_PER_CPU(type, name)					\
+	__section(PER_CPU_SECTION) __aligned(8) __typeof__(type) name
+#define DECLARE_PER_CPU(type, name)					\
+	extern __typeof__(type) name
+
+/* __per_cpu_offset[cpu]: CPU @cpu's offset; 0 for the boot CPU. */
+extern unsigned long __per_cpu_offset[];
+
+/* Integer arithmetic: the copies are other objects than the variable. */
+#define __percpu_shift(ptr, off)					\
+	((__typeof__(ptr))((uintptr_t)(ptr) + (off)))
+
+#define this_cpu_ptr(ptr)	__percpu_shift(ptr, arch_percpu_offset())
+#define per_cpu_ptr(ptr, cpu)	__percpu_shift(ptr, __per_cpu_offset[cpu])
+#define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
+
+/* The size of one CPU's copy, and its alignment (a cache line). */
+size_t percpu_area_size(void);
+#define PERCPU_AREA_ALIGN	64
+
+#endif /* SMP_PERCPU_H */
