@@ -36,3 +36,23 @@ $(SELFTEST_A64_DTB): $(SELFTEST_INITRD)
 	$(Q)mv $@.tmp $@
 
 TEST_PREREQS	+= $(SELFTEST_INITRD) $(SELFTEST_A64_DTB)
+
+# A machine with no usable memory, for the runner's own test
+# (tests/runner/check_runner.py): QEMU's aarch64 virt DTB for 128M with a
+# no-map /reserved-memory region over all of RAM. The boot must stop with
+# one "no usable memory" panic and the fail status.
+SELFTEST_NO_MEMORY_DTB	:= $(BUILD_ROOT)/selftest/aarch64-virt-128M-no-memory.dtb
+
+$(SELFTEST_NO_MEMORY_DTB): mk/selftest.mk
+	@mkdir -p $(dir $@)
+	$(Q)echo "  DTB     $@"
+	$(Q)qemu-system-aarch64 -M virt,dumpdtb=$@.dtb -cpu cortex-a57 -m 128M \
+		-nographic >/dev/null 2>&1 || test -s $@.dtb
+	$(Q){ dtc -q -I dtb -O dts $@.dtb && printf '%s\n' '/ {' \
+		'reserved-memory { #address-cells = <2>; #size-cells = <2>; ranges;' \
+		'all@40000000 { reg = <0 0x40000000 0 0x8000000>; no-map; }; }; };'; \
+	 } | dtc -q -I dts -O dtb -o $@.tmp - && rm -f $@.dtb && mv $@.tmp $@
+
+print-no-memory-dtb:
+	$(info $(SELFTEST_NO_MEMORY_DTB))
+	@:

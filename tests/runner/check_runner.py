@@ -9,7 +9,9 @@ everything proves nothing); and bbtest must end with a totals line that
 counts the failures and a non-zero exit status. The failing image also
 boots through each loader a target has besides QEMU's -kernel (U-Boot,
 GRUB: `make print-boots`), whose firmware prints a console of its own
-before the kernel: it must fail there too.
+before the kernel: it must fail there too. On aarch64 the clean image also
+boots a device tree whose /reserved-memory covers all of RAM: the boot must
+stop with one "no usable memory" panic and the fail status.
 
 Prints KTAP version 1, one case per target and image, and the inner
 runner's output as diagnostics. BBTEST_CHECK_ARCHES="riscv64 ..." limits the
@@ -44,6 +46,10 @@ FAULTS = {
 # to reach the kernel, and the image ends the run as soon as it has failed.
 LOADER_FAULT = "fail"
 LOADER_TIMEOUT = 60
+# A machine with no usable memory (mk/selftest.mk builds its DTB).
+NO_MEMORY_ARCH = "aarch64"
+NO_MEMORY_REASONS = ("the guest reported FAIL",
+                     "panic: 'PANIC: no usable memory")
 
 
 def arches() -> list[str]:
@@ -65,8 +71,24 @@ def loaders(arch: str) -> list[str]:
     return [b for b in done.stdout.split() if b != "direct"]
 
 
+def no_memory_dtb() -> str:
+    """Build the all-reserved DTB; return its path."""
+    done = subprocess.run(["make", "-s", "--no-print-directory",
+                           "print-no-memory-dtb"], stdout=subprocess.PIPE,
+                          text=True, env=make_env(), check=True)
+    path = done.stdout.strip()
+    subprocess.run(["make", "-s", "--no-print-directory", path],
+                   env=make_env(), check=True)
+    return path
+
+
 def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
     with open(path, "w", encoding="utf-8") as f:
+        if NO_MEMORY_ARCH in targets:
+            f.write(f"check-runner-{NO_MEMORY_ARCH}-no-memory "
+                    f"ARCH={NO_MEMORY_ARCH} PAGE_SIZE=4K MEM=128M "
+                    f"TIMEOUT={FAULT_TIMEOUT} "
+                    f"QEMU_EXTRA=\"-dtb {no_memory_dtb()}\"\n")
         for arch, boots in targets.items():
             f.write(f"check-runner-{arch}-clean ARCH={arch} PAGE_SIZE=4K\n")
             for kind in FAULTS:
@@ -105,6 +127,7 @@ def main() -> int:
     if os.path.exists(report_path):
         os.remove(report_path)
     faults = sum(len(FAULTS) + len(boots) for boots in targets.values())
+    faults += NO_MEMORY_ARCH in targets
     ktap = Ktap(len(targets) + faults + 1)
 
     done = subprocess.run([os.path.join(HERE, "bbtest"), "test", "--matrix",
@@ -124,16 +147,19 @@ def main() -> int:
         ktap.result(bool(clean and clean["ok"]), f"runner_passes_{arch}_clean",
                     "the clean image did not pass: "
                     f"{clean['reasons'] if clean else 'no result'}")
-        failures = [(kind, kind, expected) for kind, expected in FAULTS.items()]
+        failures = [(kind, kind, (expected,))
+                    for kind, expected in FAULTS.items()]
         failures += [(f"{boot}-{LOADER_FAULT}", f"{boot}_{LOADER_FAULT}",
-                      FAULTS[LOADER_FAULT]) for boot in boots]
+                      (FAULTS[LOADER_FAULT],)) for boot in boots]
+        if arch == NO_MEMORY_ARCH:
+            failures.append(("no-memory", "no_memory", NO_MEMORY_REASONS))
         for run, case, expected in failures:
             got = results.get(f"check-runner-{arch}-{run}")
             reasons = "; ".join(got["reasons"]) if got else ""
             ok = bool(got and not got["ok"] and got["failed"] >= 1
-                      and expected in reasons)
+                      and all(e in reasons for e in expected))
             ktap.result(ok, f"runner_fails_{arch}_{case.replace('-', '_')}",
-                        f"expected a failure saying '{expected}', got "
+                        f"expected a failure saying '{' and '.join(expected)}', got "
                         f"{reasons or 'a pass' if got else 'no result'}")
 
     totals = re.fullmatch(r"(\d+) passed, (\d+) failed(, \d+ skipped)?",

@@ -482,6 +482,40 @@ static bool handoff_without_memory_refused(void)
 	return true;
 }
 
+/*
+ * Every entry point after a hand-off that was refused because no page
+ * metadata could be placed: the documented failure, and a sound state.
+ * The allocator starts all zero, as the kernel's BSS does.
+ */
+static bool refused_handoff_leaves_a_sound_empty_allocator(void)
+{
+	char buf[PAGE_SIZE * 2];
+	unsigned long addr;
+
+	memset(&page_allocator, 0, sizeof(page_allocator));
+	machine_map(SZ_1G);
+	EXPECT(memblock_add(16 * SZ_1M, 16 * SZ_1M) == 0, "bank");
+	EXPECT(memblock_reserve(16 * SZ_1M, 16 * SZ_1M) == 0, "all reserved");
+	EXPECT(memblock_free_all() == 0, "nothing to hand off");
+	EXPECT(console_says("cannot allocate"), "reported");
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+		EXPECT(!alloc_pages(0, o), "alloc_pages order %u", o);
+	EXPECT(!alloc_pages(__GFP_ZERO, 0), "zeroed");
+	EXPECT(__get_free_pages(0, 0) == 0 && get_zeroed_page(0) == 0, "by address");
+	EXPECT(free_pages_checked(NULL, 0) == FREE_REFUSED_OUT_OF_RANGE, "free");
+	addr = (unsigned long)(((uintptr_t)buf + PAGE_SIZE) & PAGE_MASK);
+	console_clear();
+	free_pages(addr, 0);
+	EXPECT(console_says("out of range"), "free by address refused");
+	EXPECT(!pfn_to_page(PHYS_PFN(16 * SZ_1M)) && !virt_to_page(buf), "no page");
+	EXPECT(nr_free_pages() == 0 && nr_managed_pages() == 0, "counts");
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+		EXPECT(nr_free_blocks(o) == 0, "order %u", o);
+	show_buddyinfo();
+	EXPECT_SOUND();
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(split_and_merge_every_order),
 	HOST_TEST(merge_stops_at_max_page_order),
@@ -498,6 +532,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(metadata_one_byte_per_page),
 	HOST_TEST(handoff_twice_and_memblock_after_refused),
 	HOST_TEST(handoff_without_memory_refused),
+	HOST_TEST(refused_handoff_leaves_a_sound_empty_allocator),
 };
 
 int main(void)
