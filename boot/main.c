@@ -69,7 +69,8 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	pages = memblock_free_all();
 	/* The reason was printed; an empty allocator tests nothing. */
 	if (!pages)
-		panic("no usable memory: nothing to hand to the buddy allocator");
+		boot_refuse("no usable memory: nothing to hand to the buddy "
+			    "allocator");
 	selftest_boot_state.counter_allocator_ready = arch_counter();
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();
