@@ -77,10 +77,17 @@ $(BOOT_SUITE_DIR)/boot-x86-fixtures: $(MEMMAP_ASAN) $(BOOT_X86_FIXTURES) $(MAKEF
 	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
 		'$(CURDIR)/tests/host/boot/x86_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
 		'$(CURDIR)/$(BOOT_FIXTURES)/x86' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/memmap-cli: $(MEMMAP_ASAN) $(BOOT_DTS_DTBS) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/memmap_cli.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(CURDIR)/$(BOOT_FIXTURES)/dts' > $@ && chmod +x $@
 BOOT_SUITES	+= host-boot-dtb-fixtures=$(BOOT_SUITE_DIR)/boot-dtb-fixtures \
-		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures
+		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures \
+		   host-memmap-cli=$(BOOT_SUITE_DIR)/memmap-cli
 BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
-		      $(BOOT_SUITE_DIR)/boot-x86-fixtures
+		      $(BOOT_SUITE_DIR)/boot-x86-fixtures \
+		      $(BOOT_SUITE_DIR)/memmap-cli
 
 # Fuzzers: clang, libFuzzer, ASan+UBSan; seeds from the fixtures.
 BOOT_FUZZERS	:= fdt multiboot2 pvh
