@@ -516,6 +516,29 @@ static bool refused_handoff_leaves_a_sound_empty_allocator(void)
 	return true;
 }
 
+/* A hole inside one map chunk has no struct page for the caller. */
+static bool pfn_to_page_null_in_a_hole_inside_a_chunk(void)
+{
+	const phys_addr_t base = STD_BASE;
+
+	machine_map(4 * SZ_1G);
+	/* Two banks 16 pages apart: one chunk holds both and the hole. */
+	EXPECT(memblock_add(base, 16 * SZ_4K) == 0, "low bank");
+	EXPECT(memblock_add(base + 32 * SZ_4K, TOP_BYTES) == 0, "high bank");
+	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_reserve(base + 4 * SZ_4K, SZ_4K) == 0, "a reservation");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	for (unsigned long i = 16; i < 32; i++) {
+		EXPECT(!pfn_to_page(PHYS_PFN(base) + i), "hole page %lu", i);
+		EXPECT(!virt_to_page(phys_to_virt(base + i * SZ_4K + 8)), "by address");
+	}
+	EXPECT(pfn_to_page(PHYS_PFN(base)) && pfn_to_page(PHYS_PFN(base) + 15) &&
+	       pfn_to_page(PHYS_PFN(base) + 32), "memory has pages");
+	EXPECT(pfn_to_page(PHYS_PFN(base) + 4), "a reserved page of memory too");
+	EXPECT_SOUND();
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(split_and_merge_every_order),
 	HOST_TEST(merge_stops_at_max_page_order),
@@ -533,6 +556,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(handoff_twice_and_memblock_after_refused),
 	HOST_TEST(handoff_without_memory_refused),
 	HOST_TEST(refused_handoff_leaves_a_sound_empty_allocator),
+	HOST_TEST(pfn_to_page_null_in_a_hole_inside_a_chunk),
 };
 
 int main(void)
