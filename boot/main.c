@@ -38,6 +38,7 @@ static const char *proto_name(enum boot_protocol proto)
 	case BOOT_PROTO_FDT:		return "device tree";
 	case BOOT_PROTO_MULTIBOOT2:	return "multiboot2";
 	case BOOT_PROTO_PVH:		return "PVH";
+	case BOOT_PROTO_EFI:		return "EFI memory map";
 	default:			return "none";
 	}
 }

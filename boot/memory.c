@@ -8,7 +8,9 @@
  *   - the boot info is reserved in place, never copied: the DTB
  *     (totalsize), the multiboot2 information (total_size; GRUB puts it
  *     right after _end), the PVH start_info with its memory map, module
- *     list and command line. All of it stays readable for the whole run.
+ *     list and command line, the EFI boot information (header and memory
+ *     map, in loader data the EFI entry allocated, which the map itself
+ *     calls RAM). All of it stays readable for the whole run.
  *   - the kernel image [_start, _end), BSS included, and the boot stack.
  *   - what the firmware and loader keep: /reserved-memory (OpenSBI's own
  *     region is one), /memreserve/ (what a loader such as U-Boot adds;
@@ -26,6 +28,7 @@
 #include <boot/memory.h>
 #include <boot/readers.h>
 #include <boot/reserve.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
@@ -63,6 +66,10 @@ static const char *read_boot_info(enum boot_protocol proto, phys_addr_t info,
 	case BOOT_PROTO_PVH:
 		*err = pvh_memory_parse(&pvh, info, map);
 		return "PVH start info";
+	case BOOT_PROTO_EFI:
+		/* The header is read first; the reader checks the rest. */
+		*err = efi_memmap_parse(p, efi_boot_info_size(p), map);
+		return "EFI memory map";
 	default:
 		*err = bootmem_error(map, -EINVAL, "no boot information from the "
 				     "loader: cannot find memory");
@@ -92,6 +99,21 @@ static const char *refusal_kind(int err)
 	}
 }
 
+/*
+ * The EFI map lists what is not RAM with a reason (runtime services, ACPI
+ * NVS, MMIO, ...); memblock never sees those, so say here why.
+ */
+static void print_not_ram(const struct boot_memmap *map)
+{
+	for (unsigned int i = 0; i < map->cnt; i++)
+		if (map->ranges[i].kind == BOOT_RANGE_IGNORED)
+			printk("not RAM: [%#llx-%#llx) %s\n",
+			       (unsigned long long)map->ranges[i].base,
+			       (unsigned long long)(map->ranges[i].base +
+						    map->ranges[i].size),
+			       map->ranges[i].reason);
+}
+
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 {
 	struct boot_memmap map;
@@ -102,6 +124,8 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	what = read_boot_info(proto, info, &map, &err);
 	if (err)
 		boot_refuse("%s: %s", refusal_kind(err), map.error);
+	if (proto == BOOT_PROTO_EFI)
+		print_not_ram(&map);
 
 	err = bootmem_apply(&map);
 	err = err ?: boot_reserve(info, map.info_size, what);

@@ -8,7 +8,9 @@
 #include <lib/compiler.h>
 #include <lib/types.h>
 
-#define BOOT_MAX_RANGES		256
+/* An EFI map may have a thousand descriptors (boot/efi_memmap.c merges
+ * neighbouring RAM, not the rest). */
+#define BOOT_MAX_RANGES		1024
 
 /*
  * boot_memory_init - find the machine's memory and reserve what is not

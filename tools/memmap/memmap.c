@@ -1,8 +1,8 @@
 /*
  * memmap - see what a board will give the allocator.
  *
- * Reads a DTB, a saved multiboot2 information structure or a saved PVH
- * start_info (formats in tools/memmap/README.md), runs the kernel's own
+ * Reads a DTB, a saved multiboot2 information structure, a saved PVH
+ * start_info or an EFI memory map dump (formats in tools/memmap/README.md), runs the kernel's own
  * readers and memblock over it, and prints the memory map the allocator
  * would start from. Exit status: 0 on success, 1 with a message for
  * malformed input or a bad command line, 2 with a message when there is
@@ -24,12 +24,13 @@
 #define MEMMAP_MAX_FILE		(64u << 20)
 
 static const char usage[] =
-"usage: memmap [--regions] [--format fdt|multiboot2|pvh] [--info-addr ADDR]\n"
-"              FILE\n"
+"usage: memmap [--regions] [--format fdt|multiboot2|pvh|efi]\n"
+"              [--info-addr ADDR] FILE\n"
 "\n"
-"Read FILE (a device tree blob, a saved multiboot2 information structure or\n"
-"a saved PVH hvm_start_info; the format is detected from its magic unless\n"
-"--format says) and print the memory map the allocator would start from.\n"
+"Read FILE (a device tree blob, a saved multiboot2 information structure,\n"
+"a saved PVH hvm_start_info or an EFI memory map dump with its \"EMAP\"\n"
+"header; the format is detected from its magic unless --format says) and\n"
+"print the memory map the allocator would start from.\n"
 "\n"
 "  --regions          one line per memblock region, sorted by base:\n"
 "                       memory 0x<base> 0x<size>\n"
@@ -37,7 +38,7 @@ static const char usage[] =
 "                     exactly as memblock holds them after merging. A no-map\n"
 "                     range is reserved, so it is a \"reserved\" line; memory\n"
 "                     regions split where the no-map flag starts and ends.\n"
-"  --format F         skip detection: fdt, multiboot2 or pvh\n"
+"  --format F         skip detection: fdt, multiboot2, pvh or efi\n"
 "  --info-addr ADDR   (also --dtb-addr) the address the blob was loaded at:\n"
 "                     reserve [ADDR, ADDR + its size) as the boot loader's\n"
 "                     blob. Without it the blob itself is not reserved, nor\n"
