@@ -33,6 +33,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', '..', 'runner'))
+from ktap import KtapWriter  # noqa: E402
+
 TOP = (1 << 64) - 1
 PAGE_SIZE = 4096        # the host build's (arch/host)
 READER_MAX = 1024       # tools/memmap/memmap.c: MEMMAP_MAX_RANGES
@@ -286,11 +290,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     memmap, files = sys.argv[1], sys.argv[2:]
-    print('KTAP version 1')
-    print('1..%d' % len(files))
-    failed = 0
+    ktap = KtapWriter(len(files))
     with tempfile.TemporaryDirectory() as tmp:
-        for i, f in enumerate(files, 1):
+        for f in files:
             path = f
             if f.endswith('.gz'):
                 path = os.path.join(tmp, os.path.basename(f)[:-3])
@@ -299,20 +301,15 @@ def main():
             want_rc, want = expected(path)
             rc, got, err = actual(memmap, path)
             ok = rc == want_rc and (rc != 0 or got == want)
-            name = os.path.basename(f).replace(' ', '_')
-            print('%sok %d %s' % ('' if ok else 'not ', i, name))
             if not ok:
-                failed += 1
-                print('# %s: expected exit %d, memmap exited %d' %
-                      (f, want_rc, rc))
-                for line in want:
-                    print('#   want: ' + line)
-                for line in got:
-                    print('#   got:  ' + line)
+                ktap.diag('%s: expected exit %d, memmap exited %d' %
+                          (f, want_rc, rc))
+                ktap.diag('\n'.join(['  want: ' + line for line in want] +
+                                    ['  got:  ' + line for line in got]))
                 if err:
-                    print('#   stderr: ' + err.splitlines()[-1])
-    sys.exit(1 if failed else 0)
-
+                    ktap.diag('  stderr: ' + err.splitlines()[-1])
+            ktap.result(ok, os.path.basename(f))
+    sys.exit(ktap.status())
 
 if __name__ == '__main__':
     main()
