@@ -1,4 +1,8 @@
-"""ktap.py - read KTAP version 1 from a console, strictly.
+"""ktap.py - read KTAP version 1 from a console, strictly; and write it.
+
+KtapWriter is the one KTAP emitter of buddyboot's Python scripts (the C
+one is lib/ktap.c, the shell one tests/lib/ktap.sh): it prints the header
+and the plan, numbers the results, and counts the failures.
 
 Everything before the first "KTAP version 1" line is firmware noise and is
 ignored, even when it looks like a result. From the header on, top-level
@@ -124,3 +128,31 @@ class KtapReader:
             more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
             k.problem(f"not ok: {shown}{more}")
         return k
+
+
+class KtapWriter:
+    """Print KTAP version 1: a plan of @planned cases, then one result each."""
+
+    def __init__(self, planned: int) -> None:
+        print(f"{HEADER}\n1..{planned}", flush=True)
+        self.planned = planned
+        self.number = 0
+        self.failed = 0
+
+    def diag(self, text: str) -> None:
+        """A diagnostic: every line of text as "# ..."."""
+        for line in str(text).splitlines() or [""]:
+            print(f"# {line}")
+
+    def result(self, ok: bool, name: str, why: str = "") -> None:
+        """One result; why, when it failed, as diagnostics before it."""
+        self.number += 1
+        self.failed += not ok
+        if not ok and why:
+            self.diag(f"{name}: {why}")
+        name = name.replace(" ", "_").replace("#", "_")
+        print(f"{'' if ok else 'not '}ok {self.number} {name}", flush=True)
+
+    def status(self) -> int:
+        """The exit status: 0 iff every planned case ran and passed."""
+        return 0 if not self.failed and self.number == self.planned else 1

@@ -66,12 +66,9 @@ def expected(path):
     return [t for _, _, t in sorted(lines)]
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    memmap, folder = sys.argv[1:]
-    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith('.bin'))
+def check_files(memmap, files, expected):
+    """Run `memmap --regions` on each file, compare with expected(path),
+    print KTAP. Return: the exit status (1 if any differs)."""
     print('KTAP version 1')
     print('1..%d' % len(files))
     failed = 0
@@ -89,7 +86,16 @@ def main():
                 print('#   want: ' + line)
             for line in got:
                 print('#   got:  ' + line)
-    sys.exit(1 if failed or not files else 0)
+    return 1 if failed or not files else 0
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    memmap, folder = sys.argv[1:]
+    files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
+                   if f.endswith('.bin'))
+    sys.exit(check_files(memmap, files, expected))
 
 
 if __name__ == '__main__':
