@@ -22,7 +22,9 @@
  *     "nothing", so that page is never handed out.
  * All of it happens before the first memblock allocation.
  */
+#include <stdarg.h>
 #include <arch/memory.h>
+#include <arch/poweroff.h>
 #include <boot/memory.h>
 #include <boot/readers.h>
 #include <boot/reserve.h>
@@ -75,6 +77,28 @@ static const char *read_boot_info(enum boot_protocol proto, phys_addr_t info,
 	}
 }
 
+void boot_refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	printk("cannot boot: ");
+	va_start(ap, fmt);
+	vprintk(fmt, ap);
+	va_end(ap);
+	printk("\n");
+	arch_poweroff(POWEROFF_FAIL);
+}
+
+/* What a reader's or memblock's error means for the boot. */
+static const char *refusal_kind(int err)
+{
+	switch (err) {
+	case -ENOMEM:	return "no usable memory";
+	case -ENOSPC:	return "too many regions";
+	default:	return "malformed boot info";
+	}
+}
+
 /*
  * The EFI map lists what is not RAM with a reason (runtime services, ACPI
  * NVS, MMIO, ...); memblock never sees those, so say here why.
@@ -123,7 +147,7 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	bootmem_init(&map, boot_ranges, ARRAY_SIZE(boot_ranges));
 	what = read_boot_info(proto, info, &map, &err);
 	if (err)
-		panic("%s", map.error);
+		boot_refuse("%s: %s", refusal_kind(err), map.error);
 	if (proto == BOOT_PROTO_EFI)
 		print_not_ram(&map);
 #ifdef CONFIG_EFI_DUMP
@@ -138,8 +162,13 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	err = err ?: boot_reserve_policy(virt_to_phys(__boot_stack_bottom),
 					 __boot_stack_top - __boot_stack_bottom,
 					 "boot stack");
+	/* memblock's arrays cannot grow before the MMU is up. */
+	if (err == -ENOMEM)
+		boot_refuse("too many regions: memblock holds %u memory and %u "
+			    "reserved regions until memory is mapped",
+			    INIT_MEMBLOCK_REGIONS, INIT_MEMBLOCK_REGIONS);
 	if (err)
-		panic("cannot reserve boot memory (error %d)", err);
+		boot_refuse("cannot reserve boot memory (error %d)", err);
 	arch_reserve_memory();
 	if (memblock_is_memory(0) && !memblock_is_region_reserved(0, PAGE_SIZE))
 		boot_reserve_policy(0, PAGE_SIZE,

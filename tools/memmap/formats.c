@@ -8,6 +8,7 @@
  * boot information blob: a raw EFI memory map behind a small header. In a saved PVH file, memmap_paddr and modlist_paddr are
  * offsets inside the file (see README.md).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +67,8 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 			a = argv[++i];
 			errno = 0;
 			opt->info_addr = strtoull(a, &end, 0);
-			if (errno || *end || !*a)
+			/* strtoull takes "-1" and " 1": an address is digits. */
+			if (errno || *end || !isdigit((unsigned char)*a))
 				return usage_error("bad address '%s'", a);
 			opt->have_info_addr = true;
 		} else if (a[0] == '-' && a[1]) {
