@@ -2,7 +2,7 @@
 # jemalloc and mimalloc, measured side by side (docs/performance.md).
 #
 #   make bench           the full run: build/bench/, then docs/performance.md
-#                        and docs/performance-*.png
+#                        and the docs/performance-<name>.png plots
 #   make bench QUICK=1   a short run (under a minute) into build/bench/ only
 #   make bench-build     just the programs, build/bench/bin/bench-*
 #
@@ -17,7 +17,7 @@
 BENCH_CC	?= gcc
 BENCH_DIR	:= $(BUILD_ROOT)/bench
 BENCH_BIN	:= $(BENCH_DIR)/bin
-BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
+BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes \
 		   -fno-strict-aliasing
 # As host.mk's LIBMM_SRCS, which is not defined yet when this file is read.

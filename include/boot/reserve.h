@@ -43,7 +43,10 @@ int boot_reserve_policy(phys_addr_t base, phys_addr_t size, const char *reason);
  * memblock.memory: never mapped, never handed out (DT "no-map"). */
 int boot_reserve_nomap(phys_addr_t base, phys_addr_t size, const char *reason);
 
-/* The recorded reservations, in the order they were made. */
+/*
+ * The recorded reservations: in the order they were made until
+ * boot_memory_print()/boot_memory_report() sorts them by base, in place.
+ */
 unsigned int boot_reservation_count(void);
 const struct boot_reservation *boot_reservation_get(unsigned int index);
 /* boot_reservations_unlisted - reserved but not recorded (table full). */
