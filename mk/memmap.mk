@@ -9,12 +9,12 @@
 #   make check-dtb DTB=file...   check memmap --regions against dtc's
 #                      reading of any DTB (tests/host/boot/dtb_expect.py)
 #
-# Built with host.mk's variants: boot/*.c (but main.c and memory.c, which
-# need the kernel's linker symbols) and tools/memmap/*.c compile through
+# Built with host.mk's variants: boot/*.c (but main.c, memory.c and
+# cpus.c, which need the kernel's linker symbols or physical addresses) and tools/memmap/*.c compile through
 # its pattern rules into build/host/<variant>/ and link with that
 # variant's libmm.a.
 
-BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c,$(sort $(wildcard boot/*.c)))
+BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c boot/cpus.c,$(sort $(wildcard boot/*.c)))
 MEMMAP_SRCS	:= $(BOOT_HOST_SRCS) $(sort $(wildcard tools/memmap/*.c))
 BOOT_TEST_LIB	:= tests/host/boot/boot_test.c tests/host/boot/fdt_builder.c \
 		   tests/host/mm/harness.c

@@ -1,0 +1,48 @@
+/*
+ * cpus.c - which reader finds the CPUs, by boot protocol (kernel only:
+ * it reaches the boot info through phys_to_virt()).
+ *
+ *   device tree          fdt_read_cpus() on the DTB (riscv64, aarch64)
+ *   PVH, multiboot2      the ACPI MADT, through the RSDP the loader gives
+ *                        (x86_64): not read yet, so the boot CPU alone
+ *   nothing              the boot CPU alone
+ */
+#include <arch/memory.h>
+#include <boot/cpus.h>
+#include <boot/fdt.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+
+static void boot_cpu_alone(unsigned long boot_hwid, struct boot_cpus *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->nr = 1;
+	out->cpu[0] = (struct cpu_desc){ .hwid = boot_hwid, .node = -1 };
+	out->boot_cpu_found = true;
+}
+
+int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
+		   unsigned long boot_hwid, struct boot_cpus *out)
+{
+	const void *p = phys_to_virt(info);
+	uint32_t size;
+
+	switch (proto) {
+	case BOOT_PROTO_FDT:
+		/* Only totalsize bytes are read; fdt_open() checks it. */
+		size = fdt_header_totalsize(p);
+		return fdt_read_cpus(p, size ? size : 8, boot_hwid, out);
+	case BOOT_PROTO_PVH:
+	case BOOT_PROTO_MULTIBOOT2:
+		boot_cpu_alone(boot_hwid, out);
+		printk("cpus: the ACPI MADT is not read yet: running on the "
+		       "boot CPU alone\n");
+		return 0;
+	default:
+		boot_cpu_alone(boot_hwid, out);
+		printk("cpus: no boot information to find other CPUs in: "
+		       "running on the boot CPU alone\n");
+		return 0;
+	}
+}
