@@ -45,6 +45,7 @@ static const char *proto_name(enum boot_protocol proto)
 	case BOOT_PROTO_FDT:		return "device tree";
 	case BOOT_PROTO_MULTIBOOT2:	return "multiboot2";
 	case BOOT_PROTO_PVH:		return "PVH";
+	case BOOT_PROTO_EFI:		return "EFI memory map";
 	default:			return "none";
 	}
 }
@@ -56,8 +57,8 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 	int err = boot_cpus_init(proto, info, boot_cpu, &boot_cpus);
 
 	if (err)
-		panic("cpus: the CPU list in the %s cannot be read (error %d)",
-		      proto_name(proto), err);
+		boot_refuse("the CPU list in the %s cannot be read (error %d)",
+			    proto_name(proto), err);
 	printk("cpus: %u usable (boot cpu hwid %#lx%s), %u unusable, %u "
 	       "beyond NR_CPUS=%d\n", boot_cpus.nr, boot_cpu,
 	       boot_cpus.boot_cpu_found ? "" : ", not listed",
@@ -96,6 +97,10 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	/* Checksums of what must survive, before any page is handed out. */
 	selftest_record_boot_state(proto, info);
 	pages = memblock_free_all();
+	/* The reason was printed; an empty allocator tests nothing. */
+	if (!pages)
+		boot_refuse("no usable memory: nothing to hand to the buddy "
+			    "allocator");
 	selftest_boot_state.counter_allocator_ready = arch_counter();
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();
