@@ -4,7 +4,8 @@
  *
  * The RSDP, in order: what the loader handed over (PVH start_info's
  * rsdp_paddr; multiboot2's ACPI new or old tag, whose RSDP is a copy
- * inside the information), else what the arch finds where the firmware
+ * inside the information; the EFI configuration table's, which the EFI
+ * entry put in the EFI boot information), else what the arch finds where the firmware
  * leaves it (arch_acpi_rsdp_scan(): the PC BIOS areas). Every table is
  * read through arch_acpi_map(), so a table the arch has not mapped is a
  * refusal with its address, never a fault.
@@ -13,6 +14,7 @@
 #include <arch/memory.h>
 #include <boot/acpi.h>
 #include <boot/cpus.h>
+#include <boot/efi.h>
 #include <boot/readers.h>
 #include <lib/compiler.h>
 #include <lib/errno.h>
@@ -47,6 +49,7 @@ phys_addr_t acpi_boot_rsdp(enum boot_protocol proto, phys_addr_t info)
 {
 	struct pvh_source pvh = { .map = pvh_phys_map, .physical = true };
 	const uint32_t *mbi;
+	const void *efi;
 	uint64_t rsdp = 0;
 
 	if (proto == BOOT_PROTO_PVH && !pvh_rsdp(&pvh, info, &rsdp) && rsdp) {
@@ -61,6 +64,15 @@ phys_addr_t acpi_boot_rsdp(enum boot_protocol proto, phys_addr_t info)
 		pr_info("acpi: RSDP at %#llx (multiboot2 ACPI tag)\n",
 			(unsigned long long)(info + rsdp));
 		return info + rsdp;
+	}
+	if (proto == BOOT_PROTO_EFI &&
+	    (efi = arch_acpi_map(info, EFI_BOOT_INFO_HEADER)) &&
+	    efi_boot_info_size(efi) > EFI_BOOT_INFO_HEADER &&
+	    (rsdp = efi_boot_info_u64(efi, offsetof(struct efi_boot_info,
+						    acpi_rsdp)))) {
+		pr_info("acpi: RSDP at %#llx (EFI configuration table)\n",
+			(unsigned long long)rsdp);
+		return rsdp;
 	}
 	rsdp = arch_acpi_rsdp_scan();
 	if (rsdp)

@@ -114,6 +114,30 @@ static void print_not_ram(const struct boot_memmap *map)
 			       map->ranges[i].reason);
 }
 
+#ifdef CONFIG_EFI_DUMP
+/*
+ * The blob as hex, 32 bytes a line, for tests/fixtures/efi/capture.sh:
+ * the firmware's own map becomes a host fixture. Only in images built
+ * with EFI_DUMP=1 (mk/efi.mk).
+ */
+static void dump_efi_info(phys_addr_t info, size_t size)
+{
+	const uint8_t *p = phys_to_virt(info);
+	char line[2 * 32 + 1];
+
+	for (size_t at = 0; at < size; at += 32) {
+		size_t n = MIN(size - at, (size_t)32);
+
+		for (size_t i = 0; i < n; i++) {
+			line[2 * i] = "0123456789abcdef"[p[at + i] >> 4];
+			line[2 * i + 1] = "0123456789abcdef"[p[at + i] & 15];
+		}
+		line[2 * n] = '\0';
+		printk("efi-dump: %s\n", line);
+	}
+}
+#endif
+
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 {
 	struct boot_memmap map;
@@ -126,6 +150,10 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 		boot_refuse("%s: %s", refusal_kind(err), map.error);
 	if (proto == BOOT_PROTO_EFI)
 		print_not_ram(&map);
+#ifdef CONFIG_EFI_DUMP
+	if (proto == BOOT_PROTO_EFI)
+		dump_efi_info(info, map.info_size);
+#endif
 
 	err = bootmem_apply(&map);
 	err = err ?: boot_reserve(info, map.info_size, what);

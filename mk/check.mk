@@ -9,6 +9,8 @@
 #                  non-decimal MAX_PAGE_ORDER refused);
 #                - shellcheck on every shell script, pyflakes on every
 #                  Python program (scripts/lint/lint.sh);
+#                - (mk/efi.mk) each target's EFI image has consistent
+#                  PE32+ headers (scripts/efi/check-images.sh);
 #   make check-paths   every repository path a comment or a doc names
 #                  exists (scripts/lint/check-paths.py).
 #

@@ -8,11 +8,11 @@ failure for its own reason; the clean image must pass (a runner that fails
 everything proves nothing); and bbtest must end with a totals line that
 counts the failures and a non-zero exit status. The failing image also
 boots through each loader a target has besides QEMU's -kernel (U-Boot,
-GRUB: `make print-boots`), whose firmware prints a console of its own
-before the kernel: it must fail there too. On aarch64 the clean image also
-boots device trees it must refuse (mk/selftest.mk: all RAM reserved, 127
-/memreserve/ entries): the boot must stop with the fail status and one
-"cannot boot: <reason>" line, and no panic.
+GRUB, UEFI firmware: `make print-boots`), whose firmware prints a console
+of its own before the kernel: it must fail there too. On aarch64 the clean
+image also boots device trees it must refuse (mk/selftest.mk: all RAM
+reserved, 127 /memreserve/ entries): the boot must stop with the fail
+status and one "cannot boot: <reason>" line, and no panic.
 
 Prints KTAP version 1, one case per target and image, and the inner
 runner's output as diagnostics. BBTEST_CHECK_ARCHES="riscv64 ..." limits the
