@@ -4,7 +4,7 @@
 #
 # Shell scripts: *.sh and files whose first line is a sh or bash shebang;
 # Python: *.py and files with a python3 shebang (tests/runner/bbtest).
-# shellcheck follows sourced files (-x); paths resolve from the top.
+# Sourced files are followed (shellcheck -x); paths resolve from the top.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib/ktap.sh
