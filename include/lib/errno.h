@@ -15,10 +15,14 @@
 #define EFAULT	14
 #define EBUSY	16
 #define EEXIST	17
+#define ENODEV	19
 #define EINVAL	22
 #define ENOSPC	28
 #define ERANGE	34
 #define EOVERFLOW 75
 #define EBADMSG	74
+#define EOPNOTSUPP 95
+#define EALREADY 114
+#define EINPROGRESS 115
 
 #endif /* LIB_ERRNO_H */
