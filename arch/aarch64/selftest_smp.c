@@ -10,9 +10,12 @@
  *   aarch64_spin_table_start    the spin-table method end to end, with
  *                                 this test as the firmware
  */
+#include <arch/entry.h>
 #include <arch/memory.h>
 #include <arch/smp.h>
+#include <boot/bootmem.h>
 #include <boot/cpus.h>
+#include <boot/fdt.h>
 #include <lib/atomic.h>
 #include <lib/errno.h>
 #include <lib/ktap.h>
@@ -128,11 +131,12 @@ SELFTEST(aarch64_stack_guard_pages, STAGE_BOOT)
 		if (!cpu)
 			continue;
 		slot = STACK_ALIAS_BASE + cpu * STACK_SLOT_SIZE;
-		par = translate(top - 16);
+		/* The top page (PAR_EL1 gives 4 KiB frames: ask for its start). */
+		alias = (volatile uint64_t *)ALIGN_DOWN(top - 16, PAGE_SIZE);
+		par = translate((uintptr_t)alias);
 		SELFTEST_EXPECT(!(par & PAR_FAULT), "cpu %u: its stack top "
 				"%#lx is not mapped (PAR %#lx)", cpu,
 				(unsigned long)top, par);
-		alias = (volatile uint64_t *)ALIGN_DOWN(top - 16, PAGE_SIZE);
 		ident = phys_to_virt(PAR_PA(par));
 		*ident = 0x5eed0000 + cpu;
 		SELFTEST_EXPECT(*alias == 0x5eed0000 + cpu, "cpu %u: the alias "
@@ -184,8 +188,10 @@ SELFTEST(aarch64_psci_error_reported, STAGE_BOOT)
 /*
  * The spin-table method, for real, on a CPU the machine has but the
  * device tree does not list (the aarch64-*-spintable lines: QEMU with one
- * more CPU than the DTB they pass). QEMU's virt has no spin-table
- * firmware, so this test plays it: PSCI starts that CPU in
+ * more CPU than the DTB they pass, whose /chosen
+ * buddyboot,selftest-spin-table-cpu names its MPIDR; without that
+ * property the case skips, with it it must pass). QEMU's virt has no
+ * spin-table firmware, so this test plays it: PSCI starts that CPU in
  * aarch64_selftest_spin_firmware, which waits, MMU off, on a release
  * word; once it says it waits, aarch64_cpu_start() with enable-method
  * spin-table publishes the CPU's boot data, writes the release word,
@@ -241,25 +247,49 @@ static uint64_t firmware_waiting(void)
 	return READ_ONCE(spin_fw.waiting);
 }
 
+/* /chosen buddyboot,selftest-spin-table-cpu, or false without one. */
+static bool spin_table_cpu(unsigned long *hwid)
+{
+	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
+	char error[BOOT_ERROR_LEN];
+	const void *prop;
+	struct fdt fdt;
+	uint32_t len;
+	int node;
+
+	if (selftest_boot_facts.proto != BOOT_PROTO_FDT ||
+	    fdt_open(&fdt, info, fdt_header_totalsize(info), error))
+		return false;
+	for (node = fdt_first_child(&fdt, fdt.root); node >= 0;
+	     node = fdt_next_child(&fdt, node))
+		if (!strcmp(fdt_node_name(&fdt, node), "chosen"))
+			break;
+	prop = node < 0 ? NULL : fdt_getprop(&fdt, node,
+					     "buddyboot,selftest-spin-table-cpu",
+					     &len);
+	if (!prop || len != 4)
+		return false;
+	*hwid = fdt_read_cells(prop, 1);
+	return true;
+}
+
 SELFTEST(aarch64_spin_table_start, STAGE_BOOT)
 {
 	const struct boot_cpus *cpus = selftest_boot_facts.cpus;
 	struct cpu_desc desc = { .method = CPU_ENABLE_SPIN_TABLE };
-	unsigned long hwid = 0, stack, percpu;
+	unsigned long hwid, stack, percpu;
 	unsigned int stack_order = (unsigned int)get_order(32 * 1024);
 	size_t area = percpu_area_size();
 	int ret;
 
-	if (!cpus || cpus->nr + 1 > NR_CPUS)
-		return selftest_skip("no CPU list, or no logical number left");
-	for (unsigned int i = 0; i < cpus->nr; i++)
-		hwid = MAX(hwid, cpus->cpu[i].hwid);
-	hwid++;
+	if (!spin_table_cpu(&hwid))
+		return selftest_skip("no /chosen buddyboot,selftest-spin-table-"
+				     "cpu (the aarch64 spintable line has one)");
+	SELFTEST_EXPECT(cpus && cpus->nr < NR_CPUS, "no CPU list, or no "
+			"logical number left for the probe");
 	ret = aarch64_psci_call(PSCI_AFFINITY_INFO_64, hwid, 0, 0);
-	if (ret != AFFINITY_INFO_OFF)
-		return selftest_skip("no CPU off beyond the %u listed (MPIDR "
-				     "%#lx: AFFINITY_INFO %d)", cpus->nr, hwid,
-				     ret);
+	SELFTEST_EXPECT(ret == AFFINITY_INFO_OFF, "MPIDR %#lx is not a CPU "
+			"that is off (PSCI AFFINITY_INFO %d)", hwid, ret);
 
 	stack = __get_free_pages(GFP_KERNEL, stack_order);
 	percpu = __get_free_pages(GFP_KERNEL | __GFP_ZERO,
