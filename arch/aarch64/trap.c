@@ -2,7 +2,7 @@
  * trap.c - report an unexpected aarch64 exception, or resume at a fixup.
  *
  * The report's first line is the marker the runner looks for:
- *   EXCEPTION: <cause> at pc <ELR>, far <FAR> (esr <ESR>) on cpu <n> (mpidr <MPIDR>)
+ *   EXCEPTION: cpu <n> (mpidr <MPIDR>): <cause> at pc <ELR>, far <FAR> (esr <ESR>)
  * then every general register, then a FAIL poweroff. vectors.S guarantees
  * a fault in here does not come back to this function.
  *
@@ -20,6 +20,7 @@
 #include <lib/printk.h>
 #include <smp/percpu.h>
 #include <smp/smp.h>
+#include "stack_alias.h"
 #include "sysreg.h"
 #include "trap.h"
 
@@ -147,15 +148,21 @@ void aarch64_trap(struct aarch64_trap_frame *tf, unsigned long kind)
 		arch_set_percpu_offset(0);
 	printk_emergency();
 	locked = printk_lock();
-	printk("\nEXCEPTION: ");
-	print_cause(kind, tf->esr);
-	printk(" at pc %#lx, far %#lx (esr %#lx) on cpu ", tf->elr, tf->far,
-	       tf->esr);
+	printk("\nEXCEPTION: cpu ");
 	if (cpu < NR_CPUS)
 		printk("%u", cpu);
 	else
 		printk("?");
-	printk(" (mpidr %#lx)\n", read_sysreg(mpidr_el1));
+	printk(" (mpidr %#lx): ", read_sysreg(mpidr_el1));
+	print_cause(kind, tf->esr);
+	printk(" at pc %#lx, far %#lx (esr %#lx)\n", tf->elr, tf->far,
+	       tf->esr);
+	/* An abort in the stack alias (mmu.c) is a stack overflow. */
+	if ((kind & 3) == TRAP_SYNC && is_abort(tf->esr) &&
+	    tf->far >= STACK_ALIAS_BASE)
+		printk("far is in the stack slot of cpu %lu: a stack overflow "
+		       "into its guard pages\n",
+		       (tf->far - STACK_ALIAS_BASE) / STACK_SLOT_SIZE);
 	printk("spsr %#lx%s\n", tf->spsr,
 	       (kind >> 2) ? ", taken from a lower exception level" : "");
 	for (unsigned int i = 0; i < 31; i++)
