@@ -38,6 +38,7 @@ static const char *proto_name(enum boot_protocol proto)
 	case BOOT_PROTO_FDT:		return "device tree";
 	case BOOT_PROTO_MULTIBOOT2:	return "multiboot2";
 	case BOOT_PROTO_PVH:		return "PVH";
+	case BOOT_PROTO_EFI:		return "EFI memory map";
 	default:			return "none";
 	}
 }
@@ -67,6 +68,10 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	/* Checksums of what must survive, before any page is handed out. */
 	selftest_record_boot_state(proto, info);
 	pages = memblock_free_all();
+	/* The reason was printed; an empty allocator tests nothing. */
+	if (!pages)
+		boot_refuse("no usable memory: nothing to hand to the buddy "
+			    "allocator");
 	selftest_boot_state.counter_allocator_ready = arch_counter();
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();

@@ -36,9 +36,11 @@ ifneq ($(ARCH)-$(PAGE_SIZE),$(filter $(ARCH)-$(PAGE_SIZE),riscv64-4K x86_64-4K a
 $(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): 16K and 64K pages are aarch64 only)
 endif
 
+# Decimal digits only, without a leading zero: the compiler would read 010
+# as octal (order 8) and refuse 09, and the build folder would be misnamed.
 ifneq ($(MAX_PAGE_ORDER),)
-ifneq ($(shell echo '$(MAX_PAGE_ORDER)' | grep -Ex '[0-9]+'),$(MAX_PAGE_ORDER))
-$(error MAX_PAGE_ORDER=$(MAX_PAGE_ORDER) is not a whole number)
+ifneq ($(shell echo '$(MAX_PAGE_ORDER)' | grep -Ex '0|[1-9][0-9]*'),$(MAX_PAGE_ORDER))
+$(error MAX_PAGE_ORDER=$(MAX_PAGE_ORDER) is not a decimal number; write the order in decimal digits without a leading zero, e.g. MAX_PAGE_ORDER=10)
 endif
 endif
 

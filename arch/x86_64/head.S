@@ -89,8 +89,9 @@ pvh_entry32:
 
 /*
  * The stack holds, from the top: ebx, eax, entry. Only eax, ecx, edx and
- * edi are used below.
+ * edi are used below. efi_entry.S comes here too.
  */
+	.globl setup_long_mode
 setup_long_mode:
 	cld
 

@@ -9,7 +9,7 @@
 #define BOOT_CPUS_H
 
 #include <lib/types.h>
-#include <smp/smp.h>
+#include <smp/nr_cpus.h>
 
 enum cpu_enable_method {
 	CPU_ENABLE_NONE = 0,		/* the boot CPU, or nothing to start it with */

@@ -15,15 +15,8 @@
 
 #include <lib/compiler.h>
 #include <lib/types.h>
+#include <smp/nr_cpus.h>
 #include <smp/percpu.h>
-
-#ifndef CONFIG_NR_CPUS
-#define CONFIG_NR_CPUS	64
-#endif
-#define NR_CPUS		CONFIG_NR_CPUS
-
-_Static_assert(NR_CPUS >= 1 && NR_CPUS <= 1024,
-	       "NR_CPUS must be between 1 and 1024.");
 
 DECLARE_PER_CPU(unsigned int, cpu_number);
 

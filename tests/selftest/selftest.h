@@ -9,7 +9,8 @@
  * failure names the case and the order.
  *
  * A case returns true for a pass. It explains a failure with selftest_fail()
- * (or the SELFTEST_EXPECT macro), which prints "# name: file:line: why".
+ * (or the SELFTEST_EXPECT macro), which prints "# name: file:line: why"
+ * and makes the result "not ok" whatever the case returns afterwards.
  * A case that cannot run on this machine (no firmware to ask, no block of
  * that order in this much memory) returns selftest_skip("why"): KTAP's
  * "ok N name # SKIP why", which the runner counts as neither pass nor fail.
