@@ -11,11 +11,11 @@
 #                      reading of any DTB (tests/host/boot/dtb_expect.py)
 #
 # Built with host.mk's variants: boot/*.c (but main.c, memory.c and
-# acpi_phys.c, which need the kernel's linker symbols or physical memory) and tools/memmap/*.c compile through
-# its pattern rules into build/host/<variant>/ and link with that
-# variant's libmm.a.
+# cpus.c and acpi_phys.c, which need the kernel's linker symbols or
+# physical memory) and tools/memmap/*.c compile through its pattern rules
+# into build/host/<variant>/ and link with that variant's libmm.a.
 
-BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c boot/acpi_phys.c,$(sort $(wildcard boot/*.c)))
+BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c boot/cpus.c boot/acpi_phys.c,$(sort $(wildcard boot/*.c)))
 MEMMAP_SRCS	:= $(BOOT_HOST_SRCS) $(sort $(wildcard tools/memmap/*.c))
 BOOT_TEST_LIB	:= tests/host/boot/boot_test.c tests/host/boot/fdt_builder.c \
 		   tests/host/mm/harness.c
@@ -44,6 +44,7 @@ BOOT_SUITES += host-$(1)=$(HOST_DIR)/tests/$(1)
 endef
 
 $(eval $(call boot_test,boot-fdt,tests/host/boot/test_fdt.c))
+$(eval $(call boot_test,boot-fdt-cpus,tests/host/boot/test_fdt_cpus.c))
 $(eval $(call boot_test,boot-x86-info,tests/host/boot/test_x86_info.c))
 $(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
 $(eval $(call boot_test,boot-efi,tests/host/boot/test_efi.c))

@@ -6,12 +6,12 @@
 #include <arch/entry.h>
 #include <arch/memory.h>
 #include <arch/poweroff.h>
+#include <boot/abi.h>
 #include <lib/errno.h>
 #include "platform.h"
 #include "psci.h"
 #include "sysreg.h"
 
-#define FDT_MAGIC	0xd00dfeed
 
 void aarch64_boot(phys_addr_t dtb) __noreturn;
 void aarch64_poweroff(unsigned long code) __noreturn;

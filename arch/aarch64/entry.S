@@ -78,6 +78,8 @@ primary_entry:
 el1_setup:
 	ldr	x0, =SCTLR_EL1_MMU_OFF
 	msr	sctlr_el1, x0
+	/* Per-CPU offset 0: the boot CPU's copy is the section itself. */
+	msr	tpidr_el1, xzr
 	isb
 
 	/*

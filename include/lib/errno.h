@@ -22,6 +22,7 @@
 #define EOVERFLOW 75
 #define EBADMSG	74
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 #define EALREADY 114
 #define EINPROGRESS 115
 
