@@ -23,6 +23,7 @@
 #include <mm/page_alloc.h>
 #include <smp/percpu.h>
 #include <smp/smp.h>
+#include "../../tests/selftest/boot_state.h"
 #include "../../tests/selftest/selftest.h"
 #include "psci.h"
 #include "secondary.h"
@@ -108,6 +109,15 @@ SELFTEST(aarch64_secondary_cpu_state, STAGE_BOOT)
 			return false;
 	ktap_diag("%u CPUs: the boot CPU's MAIR, TCR, TTBR0/1, SCTLR and VBAR, "
 		  "each its own TPIDR_EL1 and stack slot", num_online_cpus());
+	/*
+	 * arch_counter() counts from the boot CPU's entry (entry.S resets
+	 * the cycle counter there): under -icount shift=0 these are the
+	 * guest instructions, of all CPUs together, until all were online.
+	 */
+	ktap_diag("boot CPU entry to %u CPUs online: %llu cycle-counter ticks "
+		  "(%llu of them before boot_main())", num_online_cpus(),
+		  (unsigned long long)selftest_boot_state.counter_smp_online,
+		  (unsigned long long)selftest_boot_state.counter_entry);
 	return true;
 }
 
