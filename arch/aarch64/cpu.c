@@ -91,7 +91,7 @@ void aarch64_boot(phys_addr_t dtb)
 	if (dtb && *(const volatile uint32_t *)phys_to_virt(dtb) ==
 	    EFI_BOOT_INFO_MAGIC)
 		boot_main(BOOT_PROTO_EFI, dtb,
-			  read_sysreg(mpidr_el1) & MPIDR_AFFINITY);
+			  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
 	if (!dtb && __builtin_bswap32(*ram) == FDT_MAGIC)
 		dtb = VIRT_RAM_BASE;
 	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb,
