@@ -9,6 +9,8 @@
 #                                 for the runner's own test (check-runner)
 #   BENCH=1                       build an image that measures instead of
 #                                 testing, for `make bench-qemu`
+#   SLAB_DEBUG=1                  red zones and poison in the slab allocator
+#                                 (docs/allocator.md, section 7)
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.
@@ -19,6 +21,7 @@ PAGE_SIZE	?= 4K
 MAX_PAGE_ORDER	?=
 FAULT		?=
 BENCH		?=
+SLAB_DEBUG	?=
 FAULTS		:= fail hang exception early-poweroff
 
 ifeq ($(filter $(ARCH),$(ARCHES)),)
@@ -48,7 +51,7 @@ $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
 BUILD_ROOT	:= build
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

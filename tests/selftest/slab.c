@@ -277,3 +277,27 @@ SELFTEST(slab_kmem_caches, STAGE_SLAB)
 	kmem_cache_destroy(c);
 	return slab_restored(&before, "after the caches");
 }
+
+#if CONFIG_SLAB_DEBUG
+/* SLAB_DEBUG: a write past the end and a write after free are found. */
+SELFTEST(slab_debug_red_zone_and_poison, STAGE_SLAB)
+{
+	struct buddy_counts before;
+	char *p, *q;
+	int found;
+
+	kmem_cache_shrink_all();
+	buddy_counts_take(&before);
+	printk("# slab_debug_red_zone_and_poison: the errors below are expected\n");
+	p = kmalloc(32, GFP_KERNEL);
+	q = kmalloc(32, GFP_KERNEL);
+	kfree(q);
+	p[32] = 'x';		/* past the end of p */
+	q[3] = 'y';		/* q is free */
+	found = slab_check();
+	SELFTEST_EXPECT(found == 2, "slab_check() found %d problems, not 2", found);
+	SELFTEST_EXPECT(slab_check() == 0, "the red zone and poison are repaired");
+	kfree(p);
+	return slab_restored(&before, "after the debug checks");
+}
+#endif
