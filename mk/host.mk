@@ -3,15 +3,17 @@
 #   make host        build/host/libmm.a: mm/, lib/printk.c, lib/ktap.c and the
 #                    fake arch (arch/host), the same sources the kernel uses
 #   make test-host   host unit, model and fuzz suites under ASan and UBSan,
-#                    at the default MAX_PAGE_ORDER and at the largest (15)
+#                    at the default MAX_PAGE_ORDER and at the largest (15);
+#                    the SMP layer's suite under ThreadSanitizer
 #   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
 #   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
 #                    see tests/host/mm/perf_mm.c
 #
 # Variants build side by side under build/host/<variant>/: "plain" (the
 # library others link), "asan" and "asan-order15" (tests), "fuzz" (clang,
-# libFuzzer coverage). Each suite prints KTAP and is registered in
-# TEST_SUITES for the runner.
+# libFuzzer coverage), "tsan" (ThreadSanitizer, for code that runs on
+# several CPUs: threads are CPUs on the host). Each suite prints KTAP and
+# is registered in TEST_SUITES for the runner.
 
 HOST_DIR	:= $(BUILD_ROOT)/host
 HOST_CC		?= cc
@@ -19,8 +21,11 @@ FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
 FUZZ_BRIEF_SECONDS ?= 5
 
+# smp/: the per-CPU areas, the online set and the lock checks; the
+# kernel's bring-up and on_each_cpu() are arch/host/smp.c's on the host.
+SMP_HOST_SRCS	:= smp/percpu.c smp/online.c smp/spinlock.c
 LIBMM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
-		   $(sort $(wildcard arch/host/*.c))
+		   $(SMP_HOST_SRCS) $(sort $(wildcard arch/host/*.c))
 HOST_CPPFLAGS	:= -Iinclude -Iarch/host/include -Iarch/host -DCONFIG_HOST=1 \
 		   -DCONFIG_ARCH_NAME='"host"' -D_GNU_SOURCE
 HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
@@ -28,6 +33,8 @@ HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 HOST_CFLAGS	:= -std=gnu11 -O2 -g $(HOST_WARN) -fno-strict-aliasing
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
+# ThreadSanitizer: code that runs on several CPUs (host threads).
+TSAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
 
 # $(call host_variant,name,compiler,flags): objects and libmm-<name>.a
 define host_variant
@@ -43,7 +50,7 @@ $(HOST_DIR)/$(1)/libmm.a: $(patsubst %.c,$(HOST_DIR)/$(1)/%.o,$(LIBMM_SRCS))
 -include $(patsubst %.c,$(HOST_DIR)/$(1)/%.d,$(LIBMM_SRCS) $(HOST_TEST_SRCS))
 endef
 
-HOST_TEST_SRCS	:= $(sort $(wildcard tests/host/mm/*.c))
+HOST_TEST_SRCS	:= $(sort $(wildcard tests/host/mm/*.c tests/host/smp/*.c))
 HARNESS		:= tests/host/mm/harness.c
 
 $(eval $(call host_variant,plain,$(HOST_CC),$(HOST_CFLAGS)))
@@ -51,16 +58,20 @@ $(eval $(call host_variant,asan,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS)))
 $(eval $(call host_variant,asan-order15,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=15))
 $(eval $(call host_variant,asan-slabdebug,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_SLAB_DEBUG=1))
 $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link))
+$(eval $(call host_variant,tsan,$(HOST_CC),$(HOST_CFLAGS) $(TSAN_FLAGS)))
 
 $(HOST_DIR)/libmm.a: $(HOST_DIR)/plain/libmm.a
 	$(Q)cp $< $@
+
+# The link flags of a variant's test programs (default: ASan and UBSan).
+HOST_LDFLAGS_tsan := $(TSAN_FLAGS) -lpthread
 
 # $(call host_test,binary,variant,sources): a test program, with the harness
 define host_test
 $(HOST_DIR)/tests/$(1): $(patsubst %.c,$(HOST_DIR)/$(2)/%.o,$(3) $(HARNESS)) $(HOST_DIR)/$(2)/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  HOSTLD  $$@"
-	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^ -lm
+	$(Q)$(HOST_CC) $(or $(HOST_LDFLAGS_$(2)),$(SAN_FLAGS)) -o $$@ $$^ -lm
 HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
@@ -72,6 +83,11 @@ $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE))))
 $(foreach v,asan asan-order15 asan-slabdebug,\
   $(eval $(call host_test,test-slab$(v:asan%=%),$(v),tests/host/mm/test_slab.c $(MACHINE))))
+
+# The SMP layer (smp/, arch/host/smp.c) under ThreadSanitizer: the
+# "tsan" variant, which other suites of code that runs on several CPUs
+# reuse with $(call host_test,<name>,tsan,<sources>).
+$(eval $(call host_test,test-smp-tsan,tsan,tests/host/smp/test_smp.c))
 
 # libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
 FUZZERS		:= page-alloc
@@ -104,6 +120,7 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-slab=$(HOST_DIR)/tests/test-slab \
 		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
+		   host-smp-tsan=$(HOST_DIR)/tests/test-smp-tsan \
 		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
 
 TEST_SUITES	+= $(HOST_SUITES)

@@ -31,8 +31,10 @@
 #include <lib/atomic.h>
 #include <lib/compiler.h>
 #include <mm/slab.h>
+#include <smp/percpu.h>
+#include <smp/smp.h>
+#include <smp/spinlock.h>
 #include "page_state.h"
-#include "slab_cpu.h"
 
 /*
  * Slabs are 64 pages (256 KiB with 4K pages) where the geometry allows:
