@@ -4,11 +4,13 @@
  * booted on.
  */
 #include <arch/entry.h>
+#include <arch/memory.h>
 #include <boot/abi.h>
 #include <boot/bootmem.h>
 #include <boot/bytes.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
+#include <boot/memory.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include "selftest.h"
@@ -87,18 +89,21 @@ static bool fdt_cpu_listed(const struct fdt *fdt, unsigned long id,
 /*
  * The CPU that booted is one the device tree lists (riscv64: the hart id
  * OpenSBI's lottery chose; aarch64: the MPIDR affinity), and which one it
- * was is printed: with -smp the boot CPU need not be CPU 0.
+ * was is printed: with -smp the boot CPU need not be CPU 0. Under EFI the
+ * device tree is the configuration table's.
  */
 SELFTEST(boot_cpu_listed, STAGE_BOOT)
 {
-	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
+	phys_addr_t dtb = boot_info_fdt(selftest_boot_facts.proto,
+					selftest_boot_facts.info);
+	const void *info = phys_to_virt(dtb);
 	unsigned long id = selftest_boot_facts.boot_cpu;
 	char error[BOOT_ERROR_LEN];
 	unsigned int count;
 	struct fdt fdt;
 
 	printk("# boot cpu %lu\n", id);
-	if (selftest_boot_facts.proto != BOOT_PROTO_FDT)
+	if (!dtb)
 		return selftest_skip("no CPU list in %s boot info (the ACPI "
 				     "MADT is not read)", CONFIG_ARCH_NAME);
 	SELFTEST_EXPECT(!fdt_open(&fdt, info, fdt_header_totalsize(info),
