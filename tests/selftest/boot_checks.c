@@ -5,6 +5,7 @@
  */
 #include <arch/entry.h>
 #include <boot/bootmem.h>
+#include <boot/cpus.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
 #include <lib/printk.h>
@@ -112,9 +113,20 @@ SELFTEST(boot_cpu_listed, STAGE_BOOT)
 	struct fdt fdt;
 
 	printk("# boot cpu %lu\n", id);
+	if (selftest_boot_facts.proto == BOOT_PROTO_PVH ||
+	    selftest_boot_facts.proto == BOOT_PROTO_MULTIBOOT2) {
+		/* The ACPI MADT, as boot_cpus_init() read it. */
+		const struct boot_cpus *cpus = selftest_boot_facts.cpus;
+
+		SELFTEST_EXPECT(cpus && cpus->boot_cpu_found, "boot cpu %#lx "
+				"is not in the ACPI MADT", id);
+		printk("# boot cpu %lu is one of %u CPUs in the ACPI MADT\n",
+		       id, cpus->nr + cpus->nr_unusable + cpus->nr_over);
+		return true;
+	}
 	if (selftest_boot_facts.proto != BOOT_PROTO_FDT)
-		return selftest_skip("no CPU list in %s boot info (the ACPI "
-				     "MADT is not read)", CONFIG_ARCH_NAME);
+		return selftest_skip("no CPU list in %s boot info",
+				     CONFIG_ARCH_NAME);
 	SELFTEST_EXPECT(!fdt_open(&fdt, info, fdt_header_totalsize(info),
 				  error), "the DTB does not open: %s", error);
 	SELFTEST_EXPECT(fdt_cpu_listed(&fdt, id, &count), "boot cpu %#lx is "
