@@ -18,8 +18,8 @@
  *     initrd, multiboot2 and PVH modules.
  *   - the low 1 MiB on x86_64 (arch_reserve_memory(): real-mode IVT, BDA,
  *     EBDA, option ROMs and the BIOS live there).
- *   - page 0 wherever it is RAM: physical address 0 is how memblock says
- *     "nothing", so that page is never handed out.
+ *   - page 0 is mm/'s policy, not boot's: memblock_free_all() keeps it
+ *     out (<mm/memblock.h>).
  * All of it happens before the first memblock allocation.
  */
 #include <stdarg.h>
@@ -170,8 +170,5 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	if (err)
 		boot_refuse("cannot reserve boot memory (error %d)", err);
 	arch_reserve_memory();
-	if (memblock_is_memory(0) && !memblock_is_region_reserved(0, PAGE_SIZE))
-		boot_reserve_policy(0, PAGE_SIZE,
-				    "page 0 (address 0 means none)");
 	boot_memory_print();
 }

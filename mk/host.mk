@@ -28,7 +28,7 @@ LIBMM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
 		   $(SMP_HOST_SRCS) $(sort $(wildcard arch/host/*.c))
 HOST_CPPFLAGS	:= -Iinclude -Iarch/host/include -Iarch/host -DCONFIG_HOST=1 \
 		   -DCONFIG_ARCH_NAME='"host"' -D_GNU_SOURCE
-HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wundef -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wno-unused-parameter
 HOST_CFLAGS	:= -std=gnu11 -O2 -g $(HOST_WARN) -fno-strict-aliasing
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \

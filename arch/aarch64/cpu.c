@@ -6,11 +6,11 @@
 #include <arch/entry.h>
 #include <arch/memory.h>
 #include <arch/poweroff.h>
+#include <boot/abi.h>
 #include <lib/errno.h>
 #include "platform.h"
 #include "sysreg.h"
 
-#define FDT_MAGIC	0xd00dfeed
 #define MPIDR_AFFINITY	0xff00ffffffUL	/* Aff3, Aff2, Aff1, Aff0 */
 
 void aarch64_boot(phys_addr_t dtb) __noreturn;

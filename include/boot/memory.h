@@ -20,8 +20,8 @@
  *   3. reserve, each with its reason: the loader's and firmware's ranges
  *      (DT reserved-memory, no-map, /memreserve/, initrd, modules), the
  *      boot info itself, the kernel image [_start, _end) BSS included, the
- *      boot stack, then arch_reserve_memory() (x86_64: the low 1 MiB) and
- *      page 0 if it is RAM and still free;
+ *      boot stack, then arch_reserve_memory() (x86_64: the low 1 MiB);
+ *      page 0 is memblock_free_all()'s policy (<mm/memblock.h>);
  *   4. print the memory map and every reservation.
  * Boot info that cannot be used (malformed, no usable memory, more
  * regions than memblock holds before the MMU is up) is refused through

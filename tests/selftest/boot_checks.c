@@ -4,7 +4,9 @@
  * booted on.
  */
 #include <arch/entry.h>
+#include <boot/abi.h>
 #include <boot/bootmem.h>
+#include <boot/bytes.h>
 #include <boot/cpus.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
@@ -22,22 +24,6 @@ SELFTEST(boot_bss_cleared, STAGE_BOOT)
 	return true;
 }
 
-static uint32_t load_be32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	       (uint32_t)b[2] << 8 | b[3];
-}
-
-static uint32_t load_le32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[1] << 8 | b[0];
-}
-
 SELFTEST(boot_info_found, STAGE_BOOT)
 {
 	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
@@ -46,11 +32,11 @@ SELFTEST(boot_info_found, STAGE_BOOT)
 			"the loader handed over no boot info");
 	switch (selftest_boot_facts.proto) {
 	case BOOT_PROTO_FDT:
-		SELFTEST_EXPECT(load_be32(info) == 0xd00dfeed,
+		SELFTEST_EXPECT(load_be32(info) == FDT_MAGIC,
 				"no FDT magic at %p", info);
 		break;
 	case BOOT_PROTO_PVH:
-		SELFTEST_EXPECT(load_le32(info) == 0x336ec578,
+		SELFTEST_EXPECT(load_le32(info) == PVH_MAGIC,
 				"no hvm_start_info magic at %p", info);
 		break;
 	case BOOT_PROTO_EFI:
