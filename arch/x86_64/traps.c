@@ -2,10 +2,10 @@
  * traps.c - reporting an exception: no exception is expected in
  * buddyboot, so each one is a crash to describe as fully as possible.
  *
- * The first line is the marker the runner looks for:
- *   EXCEPTION: <name> (vector N, error code E)
- * then the CPU it happened on (logical number and APIC id), the faulting
- * RIP, CR2 for a page fault, the CPU-pushed frame and
+ * The first line is the marker the runner looks for, with the CPU it
+ * happened on (logical number and APIC id):
+ *   EXCEPTION: cpu N (APIC id A): <name> (vector V, error code E)
+ * then the faulting RIP, CR2 for a page fault, the CPU-pushed frame and
  * every general register; then the machine powers off with a failure.
  */
 #include <arch/console.h>
@@ -92,19 +92,21 @@ static void print_registers(const struct x86_exception_frame *f)
 }
 
 /*
- * Which CPU this is. GS is set a few instructions into a secondary CPU's
- * C entry: before that its base is 0, and %gs:0 would read page 0.
+ * Which CPU this is, for the marker line: "cpu N" from the per-CPU area.
+ * GS is set a few instructions into a secondary CPU's C entry: before
+ * that its base is 0, %gs:0 would read page 0, and the CPU is "cpu ?".
  */
-static void print_cpu(void)
+static void print_marker(const struct x86_exception_frame *f)
 {
-	uint64_t gs = rdmsr(MSR_GS_BASE);
-
-	if (gs)
-		printk("on cpu %u (APIC id %#lx)\n", smp_processor_id(),
-		       x86_apic_id());
+	if (rdmsr(MSR_GS_BASE))
+		printk("\nEXCEPTION: cpu %u (APIC id %#lx): ",
+		       smp_processor_id(), x86_apic_id());
 	else
-		printk("on a CPU not set up yet (APIC id %#lx)\n",
+		printk("\nEXCEPTION: cpu ? (APIC id %#lx, not set up yet): ",
 		       x86_apic_id());
+	printk("%s (vector %llu, error code %#llx)\n", vector_name(f->vector),
+	       (unsigned long long)f->vector,
+	       (unsigned long long)f->error_code);
 }
 
 /* The guard page under this CPU's stack. */
@@ -124,6 +126,7 @@ void x86_exception(struct x86_exception_frame *f)
 	static long reporter = -1;
 	long expected = -1, me = (long)x86_apic_id();
 	const char *whose;
+	bool locked;
 
 	if (!__atomic_compare_exchange_n(&reporter, &expected, me, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -134,11 +137,11 @@ void x86_exception(struct x86_exception_frame *f)
 		arch_halt();
 	}
 
+	/* The exception may have come before boot_main() set the UART up. */
 	arch_console_init();
-	printk("\nEXCEPTION: %s (vector %llu, error code %#llx)\n",
-	       vector_name(f->vector), (unsigned long long)f->vector,
-	       (unsigned long long)f->error_code);
-	print_cpu();
+	printk_emergency();
+	locked = printk_lock();
+	print_marker(f);
 	printk("RIP: %#018llx\n", (unsigned long long)f->rip);
 	if (f->vector == X86_VECTOR_PAGE_FAULT)
 		print_page_fault(f->error_code);
@@ -150,5 +153,6 @@ void x86_exception(struct x86_exception_frame *f)
 		printk("CR2 is in the guard page under %s: it overflowed\n",
 		       whose);
 	print_registers(f);
+	printk_unlock(locked);
 	arch_poweroff(POWEROFF_FAIL);
 }
