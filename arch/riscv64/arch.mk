@@ -21,9 +21,8 @@ ARCH_SRCS	:= $(sort $(wildcard arch/riscv64/*.S arch/riscv64/*.c))
 # The raw Image with a Linux boot header (entry.S), for booti and -kernel.
 ARCH_IMAGES	:= $(BUILD_DIR)/Image
 
-# Debian packages to build and boot this target.
-ARCH_PACKAGES	:= gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-		   qemu-system-misc opensbi
+# Debian packages to build and boot this target: packages.mk.
+ARCH_PACKAGES	= $(PACKAGES_riscv64)
 
 # `-bios default` is QEMU's bundled OpenSBI (fw_dynamic); it starts the
 # kernel in S-mode at its ELF entry with a0 = boot hart, a1 = DTB. The
@@ -47,5 +46,10 @@ $(BUILD_DIR)/Image: $(KERNEL_ELF)
 
 # TCG boots in well under a second; the budget covers whole-memory tests on
 # a loaded machine.
+# The default guest memory in MiB, per page size (make run, the matrix):
+# room for four blocks of the default MAX_PAGE_ORDER (<asm/geometry.h>)
+# and at least 128 MiB. tests/host/mm/build-checks.sh checks the figures
+# against the header.
+QEMU_DEFAULT_MEM_MIB_4K := 128
 QEMU_TIMEOUT	:= 120
 GDB_ARCH	:= riscv:rv64
