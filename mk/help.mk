@@ -4,7 +4,10 @@
 # target's default guest memory as its arch.mk states it. A new target or
 # variable documents itself where it is defined, and shows up here.
 
-HELP_FILES	= $(filter Makefile %.mk,$(MAKEFILE_LIST))
+# Every target's arch.mk, not only this ARCH's: a variable of one target
+# is listed whatever ARCH is.
+HELP_FILES	= $(filter Makefile %.mk,$(MAKEFILE_LIST)) \
+		  $(filter-out $(MAKEFILE_LIST),$(sort $(wildcard arch/*/arch.mk)))
 
 .PHONY: help
 

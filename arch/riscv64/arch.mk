@@ -41,6 +41,7 @@ UBOOT_MIN_MEM_MIB := 256
 QEMU_UBOOT_ARGS	:= -kernel /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 
 
+#= BOOT_HART=n    riscv64: boot on hart n every time (n < SMP)
 # BOOT_HART=n: boot on hart n every time (n < SMP). OpenSBI's fw_dynamic
 # boots the hart its boot information prefers, which QEMU always says is
 # hart 0; arch/riscv64/qemu/boot_hart.S is a reset stub that says n, and
