@@ -3,4 +3,4 @@
 # all of them); its arch.mk takes its own list from here.
 
 PACKAGES_aarch64 := gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
-		    qemu-system-arm
+		    qemu-system-arm qemu-efi-aarch64
