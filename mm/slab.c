@@ -37,6 +37,7 @@ DEFINE_SPINLOCK(slab_caches_lock);
 static unsigned long slab_slots[(SLAB_MAX_CACHES + 63) / 64];
 /* 1 once the kmalloc caches exist: set with release, read with acquire. */
 static int slab_ready_flag;
+static bool slab_hook_registered;	/* slab_caches_lock */
 
 /*
  * The page allocator is called through one lock of our own: it is not
@@ -636,7 +637,11 @@ void kmem_cache_init(void)
 			slab_slots[i / 64] |= 1UL << (i % 64);
 			slab_list_add(&cache->caches, slab_caches.prev);
 		}
-		smp_register_cpu_dead(slab_cpu_dead);
+		/* Once per program: a host test's reset makes the caches again. */
+		if (!slab_hook_registered) {
+			smp_register_cpu_dead(slab_cpu_dead);
+			slab_hook_registered = true;
+		}
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);
