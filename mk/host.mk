@@ -3,14 +3,16 @@
 #   make host        build/host/libmm.a: mm/, lib/printk.c, lib/ktap.c and the
 #                    fake arch (arch/host), the same sources the kernel uses
 #   make test-host   host unit, model and fuzz suites under ASan and UBSan,
-#                    at the default MAX_PAGE_ORDER and at the largest (15)
+#                    at the default MAX_PAGE_ORDER and at the largest (15);
+#                    the concurrent suites under ThreadSanitizer too
 #   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
 #   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
 #                    see tests/host/mm/perf_mm.c
 #
 # Variants build side by side under build/host/<variant>/: "plain" (the
-# library others link), "asan" and "asan-order15" (tests), "fuzz" (clang,
-# libFuzzer coverage). Each suite prints KTAP and is registered in
+# library others link), "asan" and "asan-order15" (tests), "tsan"
+# (ThreadSanitizer, the concurrent tests), "fuzz" (clang, libFuzzer
+# coverage). Each suite prints KTAP and is registered in
 # TEST_SUITES for the runner.
 
 HOST_DIR	:= $(BUILD_ROOT)/host
@@ -50,6 +52,9 @@ $(eval $(call host_variant,plain,$(HOST_CC),$(HOST_CFLAGS)))
 $(eval $(call host_variant,asan,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS)))
 $(eval $(call host_variant,asan-order15,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=15))
 $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link))
+# ThreadSanitizer: the concurrent suites, every CPU a thread.
+TSAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
+$(eval $(call host_variant,tsan,$(HOST_CC),$(HOST_CFLAGS) $(TSAN_FLAGS)))
 
 $(HOST_DIR)/libmm.a: $(HOST_DIR)/plain/libmm.a
 	$(Q)cp $< $@
@@ -59,16 +64,19 @@ define host_test
 $(HOST_DIR)/tests/$(1): $(patsubst %.c,$(HOST_DIR)/$(2)/%.o,$(3) $(HARNESS)) $(HOST_DIR)/$(2)/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  HOSTLD  $$@"
-	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $$@ $$^ -lm
+	$(Q)$(HOST_CC) $(if $(filter tsan,$(2)),$(TSAN_FLAGS),$(SAN_FLAGS)) -o $$@ $$^ -lm
 HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
 MACHINE		:= tests/host/mm/machine.c
+SMP_UTIL	:= $(MACHINE) tests/host/mm/smp_util.c
 $(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
 $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
   $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE)))\
-  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE))))
+  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
+  $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
+$(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
 
 # libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
 FUZZERS		:= page-alloc
@@ -98,6 +106,9 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15 \
 		   host-model=$(HOST_DIR)/tests/test-model \
 		   host-model-order15=$(HOST_DIR)/tests/test-model-order15 \
+		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
+		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \
+		   host-page-smp-tsan=$(HOST_DIR)/tests/test-page-smp-tsan \
 		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
 
 TEST_SUITES	+= $(HOST_SUITES)

@@ -31,7 +31,7 @@ static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 /* Written under cpus_lock with atomics: readers take no lock. */
 static unsigned long online[(NR_CPUS + 63) / 64];
-static bool has_area[NR_CPUS];			/* under cpus_lock */
+static char *areas[NR_CPUS];			/* under cpus_lock; kept */
 #define MAX_DEAD_HOOKS	8
 static void (*dead_hooks[MAX_DEAD_HOOKS])(unsigned int cpu);
 static unsigned int nr_dead_hooks;		/* under cpus_lock */
@@ -78,15 +78,15 @@ unsigned long host_cpu_enter(void)
 			break;
 	if (cpu == NR_CPUS)
 		panic("host smp: more than %d threads at once", NR_CPUS);
-	if (cpu && !has_area[cpu]) {
+	if (cpu && !areas[cpu]) {
 		char *area = aligned_alloc(PERCPU_AREA_ALIGN, size ? size : 64);
 
 		if (!area)
 			panic("host smp: no memory for a per-CPU area");
 		memset(area, 0, size);
+		areas[cpu] = area;
 		__per_cpu_offset[cpu] = (unsigned long)(area - __start_bb_percpu);
 	}
-	has_area[cpu] = true;
 	off = __per_cpu_offset[cpu];
 	*(unsigned int *)((uintptr_t)&cpu_number + off) = cpu;
 	__atomic_fetch_or(&online[cpu / 64], 1UL << (cpu % 64),

@@ -77,7 +77,12 @@ static inline void spin_lock(spinlock_t *lock)
 
 static inline bool spin_trylock(spinlock_t *lock)
 {
-	int serving = atomic_read(&lock->serving);
+	/*
+	 * Acquire: this load reads the last holder's release in spin_unlock(),
+	 * so its critical section happens before ours. The CAS below is on
+	 * @next, which no unlock releases.
+	 */
+	int serving = atomic_read_acquire(&lock->serving);
 
 	/* Free iff next == serving; take the ticket only then (acquire). */
 	if (!__atomic_compare_exchange_n(&lock->next.counter, &serving,

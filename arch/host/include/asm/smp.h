@@ -29,11 +29,14 @@ static inline void arch_set_percpu_offset(unsigned long off)
 	host_percpu_offset_plus1 = off + 1;
 }
 
+/*
+ * Host "CPUs" are threads, often more than the host's cores: a waiter
+ * gives its core away, so that the thread it waits for can run.
+ */
+int sched_yield(void);
 static inline void arch_cpu_relax(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
+	sched_yield();
 }
 
 static inline unsigned long arch_local_irq_save(void)
