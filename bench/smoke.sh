@@ -12,17 +12,14 @@ ROOT=$(dirname "$HERE")
 BIN=${1:-$ROOT/build/bench/bin}
 OUT=${BENCH_SMOKE_DIR:-$ROOT/build/bench/smoke}
 PROGS="buddy buddy-o15 glibc jemalloc mimalloc"
-n=0
-failed=0
+. "$ROOT/tests/lib/ktap.sh"
 
 result() {	# result <status> <name> [diagnostic]
-	n=$((n + 1))
 	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
+		ktap_result ok "$2"
 	else
-		echo "not ok $n $2"
-		[ -n "$3" ] && printf '%s\n' "$3" | sed 's/^/# /'
-		failed=1
+		[ -n "${3:-}" ] && ktap_diag "$3"
+		ktap_result fail "$2"
 	fi
 }
 
@@ -37,10 +34,7 @@ well_formed() {
 		END { if (NR == 0) { print "no samples"; bad = 1 } exit bad }' "$1"
 }
 
-echo "KTAP version 1"
-echo "1..9"
-
-# One case for the five identity checks, to keep the plan fixed.
+# One case for the five identity checks.
 msg=""
 for p in $PROGS; do
 	err=$("$BIN/bench-$p" info 2>&1 >/dev/null) || msg="$msg$p: $err "
@@ -91,4 +85,4 @@ for want in "| 15 (128 MiB) |" "hand-off of 64 GiB" "metadata ≤ 1 byte" \
 done
 [ -z "$msg" ]; result $? "the report has every order and every target" "$msg"
 
-exit $failed
+ktap_finish

@@ -7,6 +7,8 @@
  *        (boot/memory.c)
  *     -> arch_mmu_init(): map all RAM
  *     -> memblock_free_all(): the hand-off to the buddy allocator
+ *     -> boot_cpus_init(), smp_init(): find the other CPUs, start them
+ *        (their stacks and per-CPU areas come from the allocator)
  *     -> selftests, which print KTAP
  *     -> arch_poweroff() with the verdict
  */
@@ -16,13 +18,18 @@
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/poweroff.h>
+#include <boot/cpus.h>
 #include <boot/memory.h>
 #include <lib/printk.h>
 #include <mm/mm.h>
+#include <smp/smp.h>
 #include "../tests/selftest/boot_state.h"
 #include "../tests/selftest/selftest.h"
 
 extern char __bss_start[], __bss_end[];
+
+/* The CPU list: read once by the boot CPU, read-only after smp_init(). */
+static struct boot_cpus boot_cpus;
 
 static bool bss_is_clear(void)
 {
@@ -38,8 +45,30 @@ static const char *proto_name(enum boot_protocol proto)
 	case BOOT_PROTO_FDT:		return "device tree";
 	case BOOT_PROTO_MULTIBOOT2:	return "multiboot2";
 	case BOOT_PROTO_PVH:		return "PVH";
+	case BOOT_PROTO_EFI:		return "EFI memory map";
 	default:			return "none";
 	}
+}
+
+/* Find the CPUs, say what was found, start them. */
+static void boot_smp(enum boot_protocol proto, phys_addr_t info,
+		     unsigned long boot_cpu)
+{
+	int err = boot_cpus_init(proto, info, boot_cpu, &boot_cpus);
+
+	if (err)
+		boot_refuse("the CPU list in the %s cannot be read (error %d)",
+			    proto_name(proto), err);
+	printk("cpus: %u usable (boot cpu hwid %#lx%s), %u unusable, %u "
+	       "beyond NR_CPUS=%d\n", boot_cpus.nr, boot_cpu,
+	       boot_cpus.boot_cpu_found ? "" : ", not listed",
+	       boot_cpus.nr_unusable, boot_cpus.nr_over, NR_CPUS);
+	smp_init(&boot_cpus);
+	selftest_boot_state.counter_smp_online = arch_counter();
+	printk("smp: %u CPUs online, %llu counter ticks after boot_main()'s "
+	       "entry\n", num_online_cpus(),
+	       (unsigned long long)(selftest_boot_state.counter_smp_online -
+				    selftest_boot_state.counter_entry));
 }
 
 void boot_main(enum boot_protocol proto, phys_addr_t info,
@@ -50,6 +79,7 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	unsigned long pages;
 
 	selftest_boot_state.counter_entry = arch_counter();
+	smp_prepare_boot_cpu(boot_cpu);
 
 	arch_console_init();
 	printk("\nbuddyboot %s: PAGE_SIZE=%lu MAX_PAGE_ORDER=%d "
@@ -67,14 +97,20 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	/* Checksums of what must survive, before any page is handed out. */
 	selftest_record_boot_state(proto, info);
 	pages = memblock_free_all();
+	/* The reason was printed; an empty allocator tests nothing. */
+	if (!pages)
+		boot_refuse("no usable memory: nothing to hand to the buddy "
+			    "allocator");
 	selftest_boot_state.counter_allocator_ready = arch_counter();
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();
+	boot_smp(proto, info, boot_cpu);
 
 	selftest_boot_facts.bss_was_clear = bss_clear;
 	selftest_boot_facts.proto = proto;
 	selftest_boot_facts.info = info;
 	selftest_boot_facts.boot_cpu = boot_cpu;
+	selftest_boot_facts.cpus = &boot_cpus;
 
 #ifdef CONFIG_SELFTEST_FAULT_early_poweroff
 	selftest_fault_early();

@@ -8,7 +8,9 @@
  *   - the boot info is reserved in place, never copied: the DTB
  *     (totalsize), the multiboot2 information (total_size; GRUB puts it
  *     right after _end), the PVH start_info with its memory map, module
- *     list and command line. All of it stays readable for the whole run.
+ *     list and command line, the EFI boot information (header and memory
+ *     map, in loader data the EFI entry allocated, which the map itself
+ *     calls RAM). All of it stays readable for the whole run.
  *   - the kernel image [_start, _end), BSS included, and the boot stack.
  *   - what the firmware and loader keep: /reserved-memory (OpenSBI's own
  *     region is one), /memreserve/ (what a loader such as U-Boot adds;
@@ -20,10 +22,13 @@
  *     "nothing", so that page is never handed out.
  * All of it happens before the first memblock allocation.
  */
+#include <stdarg.h>
 #include <arch/memory.h>
+#include <arch/poweroff.h>
 #include <boot/memory.h>
 #include <boot/readers.h>
 #include <boot/reserve.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
@@ -61,12 +66,77 @@ static const char *read_boot_info(enum boot_protocol proto, phys_addr_t info,
 	case BOOT_PROTO_PVH:
 		*err = pvh_memory_parse(&pvh, info, map);
 		return "PVH start info";
+	case BOOT_PROTO_EFI:
+		/* The header is read first; the reader checks the rest. */
+		*err = efi_memmap_parse(p, efi_boot_info_size(p), map);
+		return "EFI memory map";
 	default:
 		*err = bootmem_error(map, -EINVAL, "no boot information from the "
 				     "loader: cannot find memory");
 		return "";
 	}
 }
+
+void boot_refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	printk("cannot boot: ");
+	va_start(ap, fmt);
+	vprintk(fmt, ap);
+	va_end(ap);
+	printk("\n");
+	arch_poweroff(POWEROFF_FAIL);
+}
+
+/* What a reader's or memblock's error means for the boot. */
+static const char *refusal_kind(int err)
+{
+	switch (err) {
+	case -ENOMEM:	return "no usable memory";
+	case -ENOSPC:	return "too many regions";
+	default:	return "malformed boot info";
+	}
+}
+
+/*
+ * The EFI map lists what is not RAM with a reason (runtime services, ACPI
+ * NVS, MMIO, ...); memblock never sees those, so say here why.
+ */
+static void print_not_ram(const struct boot_memmap *map)
+{
+	for (unsigned int i = 0; i < map->cnt; i++)
+		if (map->ranges[i].kind == BOOT_RANGE_IGNORED)
+			printk("not RAM: [%#llx-%#llx) %s\n",
+			       (unsigned long long)map->ranges[i].base,
+			       (unsigned long long)(map->ranges[i].base +
+						    map->ranges[i].size),
+			       map->ranges[i].reason);
+}
+
+#ifdef CONFIG_EFI_DUMP
+/*
+ * The blob as hex, 32 bytes a line, for tests/fixtures/efi/capture.sh:
+ * the firmware's own map becomes a host fixture. Only in images built
+ * with EFI_DUMP=1 (mk/efi.mk).
+ */
+static void dump_efi_info(phys_addr_t info, size_t size)
+{
+	const uint8_t *p = phys_to_virt(info);
+	char line[2 * 32 + 1];
+
+	for (size_t at = 0; at < size; at += 32) {
+		size_t n = MIN(size - at, (size_t)32);
+
+		for (size_t i = 0; i < n; i++) {
+			line[2 * i] = "0123456789abcdef"[p[at + i] >> 4];
+			line[2 * i + 1] = "0123456789abcdef"[p[at + i] & 15];
+		}
+		line[2 * n] = '\0';
+		printk("efi-dump: %s\n", line);
+	}
+}
+#endif
 
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 {
@@ -77,7 +147,13 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	bootmem_init(&map, boot_ranges, ARRAY_SIZE(boot_ranges));
 	what = read_boot_info(proto, info, &map, &err);
 	if (err)
-		panic("%s", map.error);
+		boot_refuse("%s: %s", refusal_kind(err), map.error);
+	if (proto == BOOT_PROTO_EFI)
+		print_not_ram(&map);
+#ifdef CONFIG_EFI_DUMP
+	if (proto == BOOT_PROTO_EFI)
+		dump_efi_info(info, map.info_size);
+#endif
 
 	err = bootmem_apply(&map);
 	err = err ?: boot_reserve(info, map.info_size, what);
@@ -86,8 +162,13 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	err = err ?: boot_reserve_policy(virt_to_phys(__boot_stack_bottom),
 					 __boot_stack_top - __boot_stack_bottom,
 					 "boot stack");
+	/* memblock's arrays cannot grow before the MMU is up. */
+	if (err == -ENOMEM)
+		boot_refuse("too many regions: memblock holds %u memory and %u "
+			    "reserved regions until memory is mapped",
+			    INIT_MEMBLOCK_REGIONS, INIT_MEMBLOCK_REGIONS);
 	if (err)
-		panic("cannot reserve boot memory (error %d)", err);
+		boot_refuse("cannot reserve boot memory (error %d)", err);
 	arch_reserve_memory();
 	if (memblock_is_memory(0) && !memblock_is_region_reserved(0, PAGE_SIZE))
 		boot_reserve_policy(0, PAGE_SIZE,

@@ -140,3 +140,38 @@ int multiboot2_memory_parse(const void *mbi, size_t avail,
 				     "tag (type 6): no usable memory");
 	return bootmem_require_memory(map, "multiboot2");
 }
+
+/*
+ * The ACPI tags carry a copy of the RSDP, inside the information itself:
+ * type 14 an ACPI 1.0 RSDP (20 bytes), type 15 an ACPI 2.0+ one (36 bytes
+ * or more). The newer is preferred, as Linux does. The structure was
+ * checked by multiboot2_memory_parse(); the walk still bounds every tag.
+ */
+#define MB2_TAG_ACPI_OLD	14
+#define MB2_TAG_ACPI_NEW	15
+#define MB2_RSDP_V1_SIZE	20u
+#define MB2_RSDP_V2_SIZE	36u
+
+int multiboot2_rsdp(const void *mbi, size_t avail, uint64_t *offset)
+{
+	const uint8_t *b = mbi;
+	uint32_t total, at, type, size;
+
+	*offset = 0;
+	if (avail < 16 || (total = load_le32(b)) < 16 || total > avail)
+		return -EBADMSG;
+	for (at = 8; total - at >= 8; at += ALIGN_UP(size, 8)) {
+		type = load_le32(b + at);
+		size = load_le32(b + at + 4);
+		if (size < 8 || size > total - at || type == MB2_TAG_END)
+			break;
+		if (type == MB2_TAG_ACPI_NEW && size >= 8 + MB2_RSDP_V2_SIZE)
+			*offset = at + 8;	/* the best there is */
+		else if (type == MB2_TAG_ACPI_OLD && !*offset &&
+			 size >= 8 + MB2_RSDP_V1_SIZE)
+			*offset = at + 8;
+		if (ALIGN_UP(size, 8) > total - at)
+			break;
+	}
+	return *offset ? 0 : -ENOENT;
+}

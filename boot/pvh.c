@@ -161,3 +161,13 @@ int pvh_memory_parse(const struct pvh_source *src, uint64_t info,
 	err = pvh_parse_memmap(src, si, map);
 	return err ?: bootmem_require_memory(map, "pvh");
 }
+
+int pvh_rsdp(const struct pvh_source *src, uint64_t info, uint64_t *rsdp)
+{
+	const uint8_t *si = pvh_map(src, info, PVH_V0_SIZE);
+
+	if (!si || load_le32(si) != PVH_MAGIC)
+		return -EBADMSG;
+	*rsdp = load_le64(si + 32);
+	return 0;
+}

@@ -3,13 +3,24 @@
  *
  * One formatter, kvsnprintf(), writes through an "emit" callback so that the
  * same code fills a buffer (ksnprintf) or drives the console (printk). It
- * calls nothing outside this file but arch_console_putc(), so the kernel and
- * the host build share it byte for byte.
+ * calls nothing outside this file but arch_console_putc() and
+ * smp_processor_id(), so the kernel and the host build share it byte for
+ * byte.
+ *
+ * Several CPUs print at once, so the console has a lock: the output of one
+ * printk() call is never interleaved with another CPU's. The lock knows
+ * its owner, and the owner may take it again (a fault while printing, a
+ * panic inside printk, printk_lock() around several calls). Once a CPU
+ * panics or reports an exception (printk_emergency()), a CPU waits for
+ * the lock only so long, then prints anyway: a CPU that stopped while
+ * holding it must not silence the report.
  */
 #include <stdarg.h>
 #include <arch/console.h>
 #include <arch/poweroff.h>
+#include <lib/atomic.h>
 #include <lib/printk.h>
+#include <smp/smp.h>
 
 struct sink {
 	void (*emit)(struct sink *s, char c);
@@ -304,11 +315,60 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
+/* Spins for the console lock before an emergency prints without it. */
+#define CONSOLE_EMERGENCY_SPINS	(1UL << 22)
+
+static int console_owner;		/* holder's CPU number + 1, 0: free */
+static unsigned int console_depth;	/* the holder's nesting; holder only */
+static bool console_emergency;		/* set once, never cleared */
+
+/* Return: true if the lock is ours, false if we print without it. */
+bool printk_lock(void)
+{
+	int me = (int)smp_processor_id() + 1;
+
+	/* Only this CPU can have written its own number here. */
+	if (READ_ONCE(console_owner) == me) {
+		console_depth++;
+		return true;
+	}
+	for (unsigned long spins = 0;; spins++) {
+		int free = 0;
+
+		/* Acquire: the previous holder's output came first. */
+		if (__atomic_compare_exchange_n(&console_owner, &free, me,
+						false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			console_depth = 1;
+			return true;
+		}
+		if (READ_ONCE(console_emergency) &&
+		    spins > CONSOLE_EMERGENCY_SPINS)
+			return false;
+		arch_cpu_relax();
+	}
+}
+
+void printk_unlock(bool locked)
+{
+	if (!locked || --console_depth)
+		return;
+	/* Release: our output before the next holder's. */
+	__atomic_store_n(&console_owner, 0, __ATOMIC_RELEASE);
+}
+
+void printk_emergency(void)
+{
+	WRITE_ONCE(console_emergency, true);
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
 	struct sink s = { .emit = emit_console };
+	bool locked = printk_lock();
 
 	format(&s, fmt, ap);
+	printk_unlock(locked);
 	return (int)s.len;
 }
 
@@ -326,11 +386,15 @@ int printk(const char *fmt, ...)
 void panic(const char *fmt, ...)
 {
 	va_list ap;
+	bool locked;
 
-	printk("PANIC: ");
+	printk_emergency();
+	locked = printk_lock();
+	printk("PANIC: cpu %u: ", smp_processor_id());
 	va_start(ap, fmt);
 	vprintk(fmt, ap);
 	va_end(ap);
 	printk("\n");
+	printk_unlock(locked);
 	arch_poweroff(POWEROFF_FAIL);
 }

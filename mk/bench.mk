@@ -22,6 +22,7 @@ BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
 		   -fno-strict-aliasing
 # As host.mk's LIBMM_SRCS, which is not defined yet when this file is read.
 BENCH_MM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
+		   smp/percpu.c smp/online.c smp/spinlock.c \
 		   $(sort $(wildcard arch/host/*.c))
 BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc

@@ -6,6 +6,8 @@
 #                must be flagged exactly), and the compile-time promises of
 #                mm/ (freestanding on every target, impossible geometry and
 #                the old order name refused)
+#              and (mk/efi.mk) that each target's EFI image has consistent
+#              PE32+ headers (scripts/efi/check-images.sh)
 #
 # Both print KTAP and are registered as suites for the runner.
 

@@ -9,6 +9,9 @@
 #                                 for the runner's own test (check-runner)
 #   BENCH=1                       build an image that measures instead of
 #                                 testing, for `make bench-qemu`
+#   NR_CPUS=n                     the most CPUs buddyboot runs on (default
+#                                 64, 1..1024): CONFIG_NR_CPUS; CPUs beyond
+#                                 it stay parked
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.
@@ -19,6 +22,7 @@ PAGE_SIZE	?= 4K
 MAX_PAGE_ORDER	?=
 FAULT		?=
 BENCH		?=
+NR_CPUS		?= 64
 FAULTS		:= fail hang exception early-poweroff
 
 ifeq ($(filter $(ARCH),$(ARCHES)),)
@@ -36,10 +40,16 @@ ifneq ($(ARCH)-$(PAGE_SIZE),$(filter $(ARCH)-$(PAGE_SIZE),riscv64-4K x86_64-4K a
 $(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): 16K and 64K pages are aarch64 only)
 endif
 
+# Decimal digits only, without a leading zero: the compiler would read 010
+# as octal (order 8) and refuse 09, and the build folder would be misnamed.
 ifneq ($(MAX_PAGE_ORDER),)
-ifneq ($(shell echo '$(MAX_PAGE_ORDER)' | grep -Ex '[0-9]+'),$(MAX_PAGE_ORDER))
-$(error MAX_PAGE_ORDER=$(MAX_PAGE_ORDER) is not a whole number)
+ifneq ($(shell echo '$(MAX_PAGE_ORDER)' | grep -Ex '0|[1-9][0-9]*'),$(MAX_PAGE_ORDER))
+$(error MAX_PAGE_ORDER=$(MAX_PAGE_ORDER) is not a decimal number; write the order in decimal digits without a leading zero, e.g. MAX_PAGE_ORDER=10)
 endif
+endif
+
+ifneq ($(shell echo '$(NR_CPUS)' | grep -Ex '[0-9]+'),$(NR_CPUS))
+$(error NR_CPUS=$(NR_CPUS) is not a whole number)
 endif
 
 ifneq ($(FAULT),)
@@ -48,7 +58,7 @@ $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)
 BUILD_ROOT	:= build
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -21,8 +21,11 @@ FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
 FUZZ_BRIEF_SECONDS ?= 5
 
+# smp/: the per-CPU areas, the online set and the lock checks; the
+# kernel's bring-up and on_each_cpu() are arch/host/smp.c's on the host.
+SMP_HOST_SRCS	:= smp/percpu.c smp/online.c smp/spinlock.c
 LIBMM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
-		   $(sort $(wildcard arch/host/*.c))
+		   $(SMP_HOST_SRCS) $(sort $(wildcard arch/host/*.c))
 HOST_CPPFLAGS	:= -Iinclude -Iarch/host/include -Iarch/host -DCONFIG_HOST=1 \
 		   -DCONFIG_ARCH_NAME='"host"' -D_GNU_SOURCE
 HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \

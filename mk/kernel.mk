@@ -9,7 +9,7 @@ OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump
 NM		:= $(CROSS_COMPILE)nm
 
-COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c tests/selftest/*.c))
+COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c tests/selftest/*.c))
 KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS)
 KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
 LINKER_SCRIPT	:= linker/$(ARCH).ld
@@ -23,6 +23,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -U__linux__ -Ulinux -D__buddyboot__ \
 		   -DCONFIG_ARCH_NAME='"$(ARCH)"' \
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
+		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
 		   $(if $(FAULT),-DCONFIG_SELFTEST_FAULT_$(subst -,_,$(FAULT))=1)
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \

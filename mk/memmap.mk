@@ -3,18 +3,19 @@
 #
 #   make host          also builds build/host/memmap
 #   make test-host     also runs the boot suites below
-#   make fuzz          also runs fuzz_fdt, fuzz_multiboot2 and fuzz_pvh for
+#   make fuzz          also runs fuzz_fdt, fuzz_multiboot2, fuzz_pvh,
+#                      fuzz_efi and fuzz_acpi for
 #                      FUZZ_SECONDS each (host.mk's fuzz target; these join
 #                      it through FUZZ_TARGETS)
 #   make check-dtb DTB=file...   check memmap --regions against dtc's
 #                      reading of any DTB (tests/host/boot/dtb_expect.py)
 #
-# Built with host.mk's variants: boot/*.c (but main.c and memory.c, which
-# need the kernel's linker symbols) and tools/memmap/*.c compile through
-# its pattern rules into build/host/<variant>/ and link with that
-# variant's libmm.a.
+# Built with host.mk's variants: boot/*.c (but main.c, memory.c and
+# cpus.c and acpi_phys.c, which need the kernel's linker symbols or
+# physical memory) and tools/memmap/*.c compile through its pattern rules
+# into build/host/<variant>/ and link with that variant's libmm.a.
 
-BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c,$(sort $(wildcard boot/*.c)))
+BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c boot/cpus.c boot/acpi_phys.c,$(sort $(wildcard boot/*.c)))
 MEMMAP_SRCS	:= $(BOOT_HOST_SRCS) $(sort $(wildcard tools/memmap/*.c))
 BOOT_TEST_LIB	:= tests/host/boot/boot_test.c tests/host/boot/fdt_builder.c \
 		   tests/host/mm/harness.c
@@ -45,6 +46,15 @@ endef
 $(eval $(call boot_test,boot-fdt,tests/host/boot/test_fdt.c))
 $(eval $(call boot_test,boot-x86-info,tests/host/boot/test_x86_info.c))
 $(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
+$(eval $(call boot_test,boot-efi,tests/host/boot/test_efi.c))
+
+# The ACPI reader: its test reads QEMU's captured tables, so it runs from
+# a script that names their folder.
+ACPI_FIXTURES	:= $(sort $(wildcard tests/fixtures/acpi/*.bin))
+$(HOST_DIR)/tests/boot-acpi: $(call host_objs,asan,tests/host/boot/test_acpi.c tests/host/boot/acpi_snapshot.c $(BOOT_TEST_LIB) $(BOOT_HOST_SRCS)) $(HOST_DIR)/asan/libmm.a
+	@mkdir -p $(dir $@)
+	$(Q)echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $(SAN_FLAGS) -o $@ $^
 
 # Hand-written edge cases: tests/fixtures/dts/*.dts, compiled with dtc.
 BOOT_DTS_DTBS	:= $(patsubst tests/fixtures/dts/%.dts,$(BOOT_FIXTURES)/dts/%.dtb,\
@@ -60,6 +70,15 @@ $(BOOT_X86_FIXTURES): tests/fixtures/x86/gen_bootinfo.py
 	@mkdir -p $(dir $@)
 	$(Q)echo "  GEN     $(dir $@)"
 	$(Q)python3 $< $(dir $@) && touch $@
+
+# EFI memory maps: captured from OVMF and AAVMF runs (tests/fixtures/efi/
+# *.bin), and hand-built ones from tests/fixtures/efi/gen_efimap.py.
+BOOT_EFI_FIXTURES := $(BOOT_FIXTURES)/efi/.stamp
+$(BOOT_EFI_FIXTURES): tests/fixtures/efi/gen_efimap.py
+	@mkdir -p $(dir $@)
+	$(Q)echo "  GEN     $(dir $@)"
+	$(Q)python3 $< $(dir $@) && touch $@
+BOOT_EFI_CAPTURED := $(sort $(wildcard tests/fixtures/efi/*.bin))
 
 BOOT_DTB_FIXTURES := $(sort $(wildcard tests/fixtures/boards/*.dtb \
 		     tests/fixtures/qemu/*.dtb.gz)) $(BOOT_DTS_DTBS)
@@ -77,17 +96,39 @@ $(BOOT_SUITE_DIR)/boot-x86-fixtures: $(MEMMAP_ASAN) $(BOOT_X86_FIXTURES) $(MAKEF
 	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
 		'$(CURDIR)/tests/host/boot/x86_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
 		'$(CURDIR)/$(BOOT_FIXTURES)/x86' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/memmap-cli: $(MEMMAP_ASAN) $(BOOT_DTS_DTBS) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/memmap_cli.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(CURDIR)/$(BOOT_FIXTURES)/dts' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/boot-efi-fixtures: $(MEMMAP_ASAN) $(BOOT_EFI_FIXTURES) $(BOOT_EFI_CAPTURED) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s %s/*.bin\n' \
+		'$(CURDIR)/tests/host/boot/efi_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(addprefix $(CURDIR)/,$(BOOT_EFI_CAPTURED))' \
+		'$(CURDIR)/$(BOOT_FIXTURES)/efi' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/boot-acpi: $(HOST_DIR)/tests/boot-acpi $(ACPI_FIXTURES) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec %s %s\n' '$(CURDIR)/$<' \
+		'$(CURDIR)/tests/fixtures/acpi' > $@ && chmod +x $@
 BOOT_SUITES	+= host-boot-dtb-fixtures=$(BOOT_SUITE_DIR)/boot-dtb-fixtures \
-		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures
+		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures \
+		   host-boot-efi-fixtures=$(BOOT_SUITE_DIR)/boot-efi-fixtures \
+		   host-memmap-cli=$(BOOT_SUITE_DIR)/memmap-cli \
+		   host-boot-acpi=$(BOOT_SUITE_DIR)/boot-acpi
 BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
-		      $(BOOT_SUITE_DIR)/boot-x86-fixtures
+		      $(BOOT_SUITE_DIR)/boot-x86-fixtures \
+		      $(BOOT_SUITE_DIR)/boot-efi-fixtures \
+		      $(BOOT_SUITE_DIR)/memmap-cli \
+		      $(BOOT_SUITE_DIR)/boot-acpi
 
 # Fuzzers: clang, libFuzzer, ASan+UBSan; seeds from the fixtures.
-BOOT_FUZZERS	:= fdt multiboot2 pvh
+FUZZ_EXTRA_acpi	:= tests/host/boot/acpi_snapshot.c
+BOOT_FUZZERS	:= fdt multiboot2 pvh efi acpi
 BOOT_CORPUS	:= $(HOST_DIR)/corpus
 
 define boot_fuzzer
-$(HOST_DIR)/fuzz/fuzz_$(1): $(call host_objs,fuzz,tests/host/boot/fuzz_$(1).c $(BOOT_HOST_SRCS)) $(HOST_DIR)/fuzz/libmm.a
+$(HOST_DIR)/fuzz/fuzz_$(1): $(call host_objs,fuzz,tests/host/boot/fuzz_$(1).c $(BOOT_HOST_SRCS) $(FUZZ_EXTRA_$(1))) $(HOST_DIR)/fuzz/libmm.a
 	$(Q)echo "  FUZZLD  $$@"
 	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^
 $(BOOT_SUITE_DIR)/fuzz-$(1): $(HOST_DIR)/fuzz/fuzz_$(1) $(BOOT_CORPUS)/.stamp $(MAKEFILE_LIST)
@@ -104,9 +145,10 @@ fuzz-boot-$(1): $(HOST_DIR)/fuzz/fuzz_$(1) $(BOOT_CORPUS)/.stamp
 endef
 $(foreach f,$(BOOT_FUZZERS),$(eval $(call boot_fuzzer,$(f))))
 
-# Seed corpora: every DTB fixture, every x86 fixture (copied, so that the
-# fuzzer may add to its corpus without touching tests/fixtures).
-$(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES)
+# Seed corpora: every DTB fixture, every x86, EFI and ACPI fixture (copied,
+# so that the fuzzer may add to its corpus without touching tests/fixtures).
+$(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES) \
+		       $(BOOT_EFI_FIXTURES) $(BOOT_EFI_CAPTURED) $(ACPI_FIXTURES)
 	$(Q)echo "  CORPUS  $(BOOT_CORPUS)"
 	$(Q)rm -rf $(BOOT_CORPUS) && mkdir -p $(foreach f,$(BOOT_FUZZERS),$(BOOT_CORPUS)/$(f))
 	$(Q)for f in $(filter %.dtb,$(BOOT_DTB_FIXTURES)); do cp $$f $(BOOT_CORPUS)/fdt/; done
@@ -114,13 +156,15 @@ $(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES)
 		zcat $$f > $(BOOT_CORPUS)/fdt/$$(basename $$f .gz); done
 	$(Q)cp $(BOOT_FIXTURES)/x86/mb2-*.bin $(BOOT_CORPUS)/multiboot2/
 	$(Q)cp $(BOOT_FIXTURES)/x86/pvh-*.bin $(BOOT_CORPUS)/pvh/
+	$(Q)cp $(BOOT_FIXTURES)/efi/*.bin $(BOOT_EFI_CAPTURED) $(BOOT_CORPUS)/efi/
+	$(Q)cp $(ACPI_FIXTURES) $(BOOT_CORPUS)/acpi/
 	$(Q)touch $@
 
 -include $(patsubst %.o,%.d,$(call host_objs,plain,$(MEMMAP_SRCS)))
 -include $(patsubst %.o,%.d,$(call host_objs,asan,$(MEMMAP_SRCS) $(BOOT_TEST_LIB) \
-	 $(wildcard tests/host/boot/test_*.c)))
+	 $(wildcard tests/host/boot/test_*.c) tests/host/boot/acpi_snapshot.c))
 -include $(patsubst %.o,%.d,$(call host_objs,fuzz,$(BOOT_HOST_SRCS) \
-	 $(wildcard tests/host/boot/fuzz_*.c)))
+	 $(wildcard tests/host/boot/fuzz_*.c) tests/host/boot/acpi_snapshot.c))
 
 # test-host runs HOST_SUITES; the runner runs TEST_SUITES, which may
 # already include HOST_SUITES: add to it only what it does not hold yet.
@@ -133,7 +177,7 @@ TEST_PREREQS	+= boot-host-tests
 
 host: $(MEMMAP)
 
-boot-host-tests: $(MEMMAP) $(BOOT_TEST_BINS) $(BOOT_SUITE_SCRIPTS)
+boot-host-tests: $(MEMMAP) $(BOOT_TEST_BINS) $(HOST_DIR)/tests/boot-acpi $(BOOT_SUITE_SCRIPTS)
 
 host-tests: boot-host-tests
 

@@ -36,3 +36,34 @@ $(SELFTEST_A64_DTB): $(SELFTEST_INITRD)
 	$(Q)mv $@.tmp $@
 
 TEST_PREREQS	+= $(SELFTEST_INITRD) $(SELFTEST_A64_DTB)
+
+# Machines the boot must refuse, for the runner's own test
+# (tests/runner/check_runner.py): QEMU's aarch64 virt DTB for 128M, edited
+# with dtc. "no-memory" adds a no-map /reserved-memory region over all of
+# RAM; "many-regions" adds 127 /memreserve/ entries, more than memblock's
+# 128 reserved regions hold with the kernel's own before the MMU is up.
+# Each boot must stop with one "cannot boot: ..." line and the fail status.
+SELFTEST_REFUSE_DTB	= $(BUILD_ROOT)/selftest/aarch64-virt-128M-$(1).dtb
+SELFTEST_REFUSALS	:= no-memory many-regions
+refuse_head_no-memory	:= :
+refuse_tail_no-memory	:= printf '%s\n' '/ {' \
+	'reserved-memory { \#address-cells = <2>; \#size-cells = <2>; ranges;' \
+	'all@40000000 { reg = <0 0x40000000 0 0x8000000>; no-map; }; }; };'
+refuse_head_many-regions := i=0; while [ $$i -lt 127 ]; do \
+	printf '/memreserve/ %\#x 0x1000;\n' $$((0x44000000 + i * 0x2000)); \
+	i=$$((i + 1)); done
+refuse_tail_many-regions := :
+
+$(BUILD_ROOT)/selftest/aarch64-virt-128M-%.dtb: mk/selftest.mk
+	@mkdir -p $(dir $@)
+	$(Q)echo "  DTB     $@"
+	$(Q)qemu-system-aarch64 -M virt,dumpdtb=$@.dtb -cpu cortex-a57 -m 128M \
+		-nographic >/dev/null 2>&1 || test -s $@.dtb
+	$(Q){ echo '/dts-v1/;'; $(refuse_head_$*); \
+	      dtc -q -I dtb -O dts $@.dtb | sed 1d; $(refuse_tail_$*); \
+	 } | dtc -q -I dts -O dtb -o $@.tmp - && rm -f $@.dtb && mv $@.tmp $@
+
+# For check_runner.py: the DTB of each refusal, one "name path" a line.
+print-refusal-dtbs:
+	$(foreach r,$(SELFTEST_REFUSALS),$(info $(r) $(call SELFTEST_REFUSE_DTB,$(r))))
+	@:

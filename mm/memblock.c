@@ -2,11 +2,12 @@
  * memblock.c - the early memory map: the "memory" and "reserved" arrays.
  *
  * Each array is sorted by base, and no two of its regions overlap. Adding a
- * range inserts the parts no region covers yet, then merges neighbours that
- * touch and share flags; removing first isolates the range (splitting the
- * regions that straddle its ends), then drops what lies inside. Both steps
- * count the slots they need before changing anything, so a full array that
- * cannot grow refuses the whole request and loses nothing.
+ * range inserts the parts no region covers yet (or grows the neighbours
+ * they touch), then merges neighbours that touch and share flags; removing
+ * first isolates the range (splitting the regions that straddle its ends),
+ * then drops what lies inside. Both steps count the slots they need before
+ * changing anything, so a full array that cannot grow refuses exactly the
+ * requests that need a new slot, whole, and loses nothing.
  *
  * Allocation and iteration live in memblock_range.c.
  */
@@ -181,12 +182,18 @@ static int memblock_refuse_late(const char *what, phys_addr_t base,
 }
 
 /*
- * Add [@base, @base + @size) to @type. The first pass counts the pieces
- * not yet covered, the second inserts them; then neighbours merge.
+ * Add [@base, @base + @size) to @type. The pieces no region covers yet are
+ * found twice: the first pass counts the slots they need, the second adds
+ * them. A piece that touches a region with the same flags grows that region
+ * instead of taking a slot (and a piece that touches one on each side joins
+ * them, freeing one), so a full array still takes a range that extends or
+ * bridges what it holds.
  */
 static int memblock_add_range(struct memblock_type *type, phys_addr_t base,
 			      phys_addr_t size, enum memblock_flags flags)
 {
+	struct memblock_region *r = type->regions;
+	unsigned long pieces = 0;
 	phys_addr_t end;
 
 	size = memblock_cap_size(base, size);
@@ -196,35 +203,55 @@ static int memblock_add_range(struct memblock_type *type, phys_addr_t base,
 
 	for (int pass = 0; pass < 2; pass++) {
 		phys_addr_t cur = base;
-		unsigned long nr_new = 0, i;
+		unsigned long nr_new = 0, i = 0;
 
-		for (i = 0; i < type->cnt && cur < end; i++) {
-			phys_addr_t rbase = type->regions[i].base;
-			phys_addr_t rend = region_end(&type->regions[i]);
+		while (cur < end) {
+			phys_addr_t stop;
+			bool left, right;
 
-			if (rbase >= end)
-				break;
-			if (rend <= cur)
+			while (i < type->cnt && region_end(&r[i]) <= cur)
+				i++;
+			if (i < type->cnt && r[i].base <= cur) {
+				cur = region_end(&r[i++]);
 				continue;
-			if (rbase > cur) {
-				nr_new++;
-				if (pass)
-					memblock_insert_region(type, i++, cur,
-							       rbase - cur,
-							       flags);
 			}
-			cur = MAX(cur, rend);
-		}
-		if (cur < end) {
-			nr_new++;
+			stop = i < type->cnt ? MIN(r[i].base, end) : end;
+			left = i && region_end(&r[i - 1]) == cur &&
+			       r[i - 1].flags == flags;
+			right = i < type->cnt && r[i].base == stop &&
+				r[i].flags == flags;
+			pieces++;
+			nr_new += !left && !right;
+			if (pass && left) {
+				r[i - 1].size += stop - cur;
+				type->total_size += stop - cur;
+				if (right) {
+					/* Removing r[i] subtracts its size. */
+					r[i - 1].size += r[i].size;
+					type->total_size += r[i].size;
+					memblock_remove_region(type, i);
+				}
+				cur = region_end(&r[i - 1]);
+				continue;
+			}
+			if (pass && right) {
+				r[i].base = cur;
+				r[i].size += stop - cur;
+				type->total_size += stop - cur;
+				cur = region_end(&r[i++]);
+				continue;
+			}
 			if (pass)
-				memblock_insert_region(type, i, cur, end - cur,
-						       flags);
+				memblock_insert_region(type, i++, cur,
+						       stop - cur, flags);
+			cur = stop;
 		}
-		if (!pass && !nr_new)
+		if (!pass && !pieces)
 			return 0;
 		if (!pass && memblock_make_room(type, nr_new, base, size))
 			return -ENOMEM;
+		/* Growing the array may have moved it. */
+		r = type->regions;
 	}
 	memblock_merge_regions(type);
 	return 0;
@@ -239,15 +266,21 @@ static int memblock_isolate_range(struct memblock_type *type,
 				  unsigned long *first, unsigned long *last)
 {
 	phys_addr_t end;
-	unsigned long i;
+	unsigned long i, splits = 0;
 
 	*first = *last = 0;
 	size = memblock_cap_size(base, size);
 	if (!size)
 		return -EINVAL;
 	end = base + size;
-	/* At most two splits: one at each end. */
-	if (memblock_make_room(type, 2, base, size))
+	/* A split is needed where a region straddles @base or @end. */
+	for (i = 0; i < type->cnt && type->regions[i].base < end; i++) {
+		const struct memblock_region *r = &type->regions[i];
+
+		splits += r->base < base && base < region_end(r);
+		splits += r->base < end && end < region_end(r);
+	}
+	if (memblock_make_room(type, splits, base, size))
 		return -ENOMEM;
 
 	for (i = 0; i < type->cnt; i++) {
@@ -354,6 +387,29 @@ int memblock_clear_nomap(phys_addr_t base, phys_addr_t size)
 	if (memblock.handed_off)
 		return memblock_refuse_late("clear no-map", base, size);
 	return memblock_set_flag(base, size, false, MEMBLOCK_NOMAP);
+}
+
+int memblock_cap_memory(phys_addr_t limit)
+{
+	struct memblock_type *mem = &memblock.memory;
+	phys_addr_t from = limit;
+
+	if (memblock.handed_off)
+		return memblock_refuse_late("cap", limit, PHYS_ADDR_MAX - limit);
+	if (limit >= memblock_end_of_DRAM())
+		return 0;
+	if (!memblock_remove_range(mem, limit, PHYS_ADDR_MAX - limit))
+		return 0;
+	/* No slot for the split: drop the straddling region whole. */
+	for (unsigned long i = 0; i < mem->cnt; i++)
+		if (mem->regions[i].base < limit &&
+		    limit < region_end(&mem->regions[i]))
+			from = mem->regions[i].base;
+	pr_warn("memblock: no slot to split memory at %#llx; dropping "
+		"[%#llx-%#llx) below it too\n", (unsigned long long)limit,
+		(unsigned long long)from, (unsigned long long)limit);
+	/* From a region's start, nothing straddles: no slot needed. */
+	return memblock_remove_range(mem, from, PHYS_ADDR_MAX - from);
 }
 
 void memblock_allow_resize(void)

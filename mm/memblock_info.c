@@ -72,6 +72,9 @@ bool memblock_is_region_reserved(phys_addr_t base, phys_addr_t size)
 	const struct memblock_type *t = &memblock.reserved;
 	phys_addr_t end = base + MIN(size, PHYS_ADDR_MAX - base);
 
+	/* An empty range overlaps nothing. */
+	if (end == base)
+		return false;
 	for (unsigned long i = 0; i < t->cnt; i++) {
 		const struct memblock_region *r = &t->regions[i];
 

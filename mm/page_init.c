@@ -135,6 +135,12 @@ unsigned long memblock_free_all(void)
 		return 0;
 	}
 	/*
+	 * Empty lists first: whatever is refused below, every entry point of
+	 * the allocator then finds nothing and fails as documented (NULL, a
+	 * refused free), instead of following the zeroed sentinels.
+	 */
+	__page_allocator_init_lists();
+	/*
 	 * Where physical 0 is virtual NULL, a block there would look like a
 	 * failed allocation: keep that one page out.
 	 */
@@ -146,7 +152,6 @@ unsigned long memblock_free_all(void)
 		return 0;
 	memblock.handed_off = true;
 
-	__page_allocator_init_lists();
 	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &start, &end,
 				NULL) {
 		unsigned long spfn = pfn_up(start);

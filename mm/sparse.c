@@ -179,9 +179,30 @@ struct page *__pfn_to_page(unsigned long pfn)
 	return NULL;
 }
 
+/*
+ * Whether the page at @pfn is memory. The map covers whole chunks, so a
+ * hole inside a chunk has a (reserved) struct page byte but no memory.
+ */
+static bool pfn_is_memory(unsigned long pfn)
+{
+	phys_addr_t base = PFN_PHYS(pfn);
+
+	return memblock_is_memory(base) &&
+	       memblock_is_memory(base + PAGE_SIZE - 1);
+}
+
+/*
+ * NULL for a hole, inside a chunk or not. Only a reserved byte can be a
+ * hole, so a page of a block (free or allocated) costs one byte compare
+ * more than __pfn_to_page(), and memblock is asked about reserved ones.
+ */
 struct page *pfn_to_page(unsigned long pfn)
 {
-	return __pfn_to_page(pfn);
+	struct page *page = __pfn_to_page(pfn);
+
+	if (page && page->state == PG_RESERVED && !pfn_is_memory(pfn))
+		return NULL;
+	return page;
 }
 
 unsigned long page_to_pfn(const struct page *page)
@@ -202,5 +223,5 @@ void *page_address(const struct page *page)
 /* virt_to_page - the struct page of the page holding @addr, or NULL. */
 struct page *virt_to_page(const void *addr)
 {
-	return __pfn_to_page(PHYS_PFN(virt_to_phys(addr)));
+	return pfn_to_page(PHYS_PFN(virt_to_phys(addr)));
 }

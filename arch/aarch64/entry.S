@@ -76,6 +76,8 @@ primary_entry:
 el1_setup:
 	ldr	x0, =SCTLR_EL1_MMU_OFF
 	msr	sctlr_el1, x0
+	/* Per-CPU offset 0: the boot CPU's copy is the section itself. */
+	msr	tpidr_el1, xzr
 	isb
 
 	/* Relocate: each entry is {offset, info, addend}, 24 bytes. */

@@ -138,9 +138,8 @@ static void remove_unmapped_ram(phys_addr_t limit)
 		return;
 	pr_warn("RAM %#llx-%#llx lies beyond the identity map; not used\n",
 		(unsigned long long)limit, (unsigned long long)end - 1);
-	if (memblock_remove(limit, end - limit))
-		panic("cannot remove unmapped RAM %#llx-%#llx from memblock",
-		      (unsigned long long)limit, (unsigned long long)end - 1);
+	/* Cannot fail before the hand-off; never leaves RAM above. */
+	memblock_cap_memory(limit);
 }
 
 /*

@@ -14,6 +14,7 @@ static char capture[16384];
 static size_t capture_len;
 static bool capturing;
 static bool quiet;
+static bool to_stdout;
 
 void arch_console_init(void)
 {
@@ -28,7 +29,7 @@ void arch_console_putc(char c)
 		capture[capture_len] = '\0';
 	}
 	if (!quiet)
-		fputc(c, stderr);
+		fputc(c, to_stdout ? stdout : stderr);
 }
 
 void host_console_capture_start(bool silence)
@@ -58,4 +59,9 @@ bool host_console_contains(const char *needle)
 void host_console_set_quiet(bool silence)
 {
 	quiet = silence;
+}
+
+void host_console_to_stdout(void)
+{
+	to_stdout = true;
 }

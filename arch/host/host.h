@@ -14,6 +14,12 @@ const char *host_console_captured(void);
 bool host_console_contains(const char *needle);
 /* Drop console output (tools that print only their own results). */
 void host_console_set_quiet(bool silence);
+/*
+ * The console writes to standard error (memmap's warnings go there); a
+ * test program that prints KTAP through lib/ktap.c moves it to standard
+ * output, beside its own diagnostics.
+ */
+void host_console_to_stdout(void);
 
 /*
  * host_set_phys_offset - make physical address P live at host address

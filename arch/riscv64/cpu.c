@@ -8,6 +8,7 @@
 #include <arch/poweroff.h>
 #include <lib/errno.h>
 #include "csr.h"
+#include "sbi.h"
 #include <arch/fixup.h>
 
 void riscv_boot(unsigned long hartid, phys_addr_t dtb) __noreturn;
@@ -19,28 +20,10 @@ void riscv_boot(unsigned long hartid, phys_addr_t dtb)
 	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb, hartid);
 }
 
-struct sbiret {
-	long error;
-	long value;
-};
-
-static struct sbiret sbi_ecall(unsigned long ext, unsigned long fid)
-{
-	register unsigned long a0 __asm__("a0") = 0;
-	register unsigned long a1 __asm__("a1") = 0;
-	register unsigned long a6 __asm__("a6") = fid;
-	register unsigned long a7 __asm__("a7") = ext;
-
-	__asm__ volatile("ecall"
-			 : "+r"(a0), "+r"(a1)
-			 : "r"(a6), "r"(a7)
-			 : "memory");
-	return (struct sbiret){ .error = (long)a0, .value = (long)a1 };
-}
-
 int arch_firmware_version(uint32_t *version)
 {
-	struct sbiret ret = sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_SPEC_VERSION);
+	struct sbiret ret = sbi_call(SBI_EXT_BASE, SBI_BASE_GET_SPEC_VERSION,
+				     0, 0, 0);
 
 	/* An SBI v0.1 firmware has no base extension and answers an error. */
 	if (ret.error)

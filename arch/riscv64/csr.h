@@ -14,6 +14,13 @@
 /* SBI extension and function ids (SBI v1.0 / v2.0). */
 #define SBI_EXT_BASE		0x10
 #define SBI_BASE_GET_SPEC_VERSION 0
+#define SBI_BASE_PROBE_EXTENSION 3
+#define SBI_EXT_HSM		0x48534d	/* "HSM" */
+#define SBI_HSM_HART_START	0
+#define SBI_HSM_HART_GET_STATUS	2
+#define SBI_ERR_INVALID_PARAM	(-3)
+#define SBI_ERR_INVALID_ADDRESS	(-5)
+#define SBI_ERR_ALREADY_AVAILABLE (-6)
 #define SBI_EXT_SRST		0x53525354	/* "SRST" */
 #define SBI_SRST_RESET		0
 #define SBI_SRST_TYPE_SHUTDOWN	0

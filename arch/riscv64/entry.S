@@ -8,11 +8,14 @@
  * device, is addressable as it is, and phys_to_virt() is a cast
  * (asm/memory.h). Nothing limits RAM to a mapped window.
  *
- * One hart runs buddyboot, whichever it is: OpenSBI starts only the hart
- * that won its own cold-boot lottery (not always hart 0 under -smp N) and
- * keeps the others stopped in its HSM. Should a loader release several
+ * One hart boots, whichever it is: OpenSBI starts only the hart that won
+ * its own cold-boot lottery (not always hart 0 under -smp N) and keeps
+ * the others stopped in its HSM until smp_init() starts them at
+ * riscv_secondary_entry (smp_entry.S). Should a loader release several
  * harts here anyway, as some do for Linux, the first to swap the lottery
- * word wins and the others park with interrupts off, touching nothing.
+ * word boots, and the others wait in riscv_lottery_wait, touching only
+ * .data, until smp_init() releases them into the same secondary entry
+ * (arch/riscv64/smp.c).
  *
  * Where it runs: the image starts with a Linux RISC-V Image header, so
  * that `booti` and QEMU's -kernel take the raw Image as well as the ELF.
@@ -61,11 +64,13 @@ _start:
 primary_entry:
 	csrw	sie, zero
 	csrci	sstatus, SSTATUS_SIE
+	/* Per-CPU offset 0: the boot hart's copy is the section itself. */
+	li	tp, 0
 
 	lla	t0, boot_lottery
 	li	t1, 1
 	amoswap.w t1, t1, (t0)
-	bnez	t1, arch_halt
+	bnez	t1, riscv_lottery_wait	/* a0: this hart's id */
 
 	mv	s2, a0			/* hart id */
 	mv	s3, a1			/* DTB */

@@ -1,14 +1,18 @@
 /*
  * trap.c - report an unexpected riscv64 trap, or resume at a fixup.
  *
- * The report's first line is the marker the runner looks for:
- *   EXCEPTION: <cause> (scause <n>) at pc <sepc>, stval <stval>
- * then every general register, then a FAIL poweroff. trap_entry.S guarantees a
+ * The report's first line is the marker the runner looks for, naming the
+ * CPU (logical number, from tp, and hart id):
+ *   EXCEPTION: cpu <n> (hart <id>): <cause> (scause <n>) at pc <sepc>, stval <stval>
+ * then every general register, then a FAIL poweroff. Any hart may report:
+ * the report holds the console lock so no other hart's line cuts into
+ * it, and waits for the lock only so long (printk_emergency()). trap_entry.S guarantees a
  * fault in here does not come back to this function.
  */
 #include <arch/console.h>
 #include <arch/poweroff.h>
 #include <lib/printk.h>
+#include <smp/smp.h>
 #include "csr.h"
 #include <arch/fixup.h>
 #include "trap.h"
@@ -74,6 +78,8 @@ static const char *cause_name(unsigned long scause)
 void riscv_trap(struct riscv_trap_frame *tf)
 {
 	unsigned long resume = 0;
+	unsigned int cpu;
+	bool locked;
 
 	if (!(tf->scause >> SCAUSE_INTERRUPT_BIT))
 		resume = fixup_resume(tf->sepc);
@@ -84,11 +90,16 @@ void riscv_trap(struct riscv_trap_frame *tf)
 
 	/* The trap may have come before boot_main() set the UART up. */
 	arch_console_init();
-	printk("\nEXCEPTION: %s (scause %#lx) at pc %#lx, stval %#lx\n",
-	       cause_name(tf->scause), tf->scause, tf->sepc, tf->stval);
+	printk_emergency();
+	locked = printk_lock();
+	cpu = smp_processor_id();
+	printk("\nEXCEPTION: cpu %u (hart %lu): %s (scause %#lx) at pc %#lx, "
+	       "stval %#lx\n", cpu, cpu_hwid(cpu), cause_name(tf->scause),
+	       tf->scause, tf->sepc, tf->stval);
 	printk("sstatus %#lx\n", tf->sstatus);
 	for (unsigned int i = 1; i < 32; i++)
 		printk("%4s %016lx%s", reg_names[i], tf->regs[i],
 		       i % 4 == 0 || i == 31 ? "\n" : "  ");
+	printk_unlock(locked);
 	arch_poweroff(POWEROFF_FAIL);
 }

@@ -17,15 +17,15 @@ ARCH_CFLAGS	:= -m64 -march=x86-64 -mcmodel=small -fno-pic \
 ARCH_ASFLAGS	:= -Wa,--noexecstack
 ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
-ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S vectors.S start.c desc.c \
-		     traps.c console.c cpu.c memory.c pgtable.c mmu.c \
+ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S efi_entry.S vectors.S start.c desc.c \
+		     traps.c console.c cpu.c memory.c pgtable.c mmu.c acpi.c smp.c \
 		     selftest_pgtable.c selftest_mmu.c)
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
 ARCH_IMAGES	:= $(GRUB_ISO)
 
-ARCH_PACKAGES	:= qemu-system-x86 grub-pc-bin grub-common xorriso mtools \
+ARCH_PACKAGES	:= qemu-system-x86 grub-pc-bin grub-common xorriso mtools ovmf \
 		   $(if $(CROSS_COMPILE),gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu,gcc binutils)
 
 # q35: the current PC chipset (PCIe, ICH9 LPC); -M pc works the same.
@@ -52,3 +52,26 @@ $(GRUB_ISO): $(KERNEL_ELF) arch/x86_64/grub.cfg
 	$(Q)grub-mkrescue --locales= --fonts= --themes= -o $@ $@.root \
 	  >$@.log 2>&1 || { cat $@.log >&2; exit 1; }
 	$(Q)rm -rf $@.root
+
+# BOOT=efi (mk/efi.mk): OVMF boots EFI/BOOT/BOOTX64.EFI from a FAT disk.
+# The kernel runs at its link address, so BOOTX64.EFI is a small
+# position-independent stub carrying the kernel (efi_stub.c), linked
+# straight to PE32+ by ld's i386pep emulation: an EFI application
+# (subsystem 10), 4 KiB sections, and base relocations for whatever
+# absolute addresses the stub has. The firmware's code is read-only and
+# its variable store is a throw-away snapshot: nothing is written back.
+EFI_IMAGE_NAME	:= BOOTX64.EFI
+EFI_STUB_SRCS	:= boot/efi/efi_main.c arch/x86_64/efi_stub.c \
+		   arch/x86_64/efi_payload.S
+EFI_STUB_CFLAGS	:= -std=gnu11 -O2 -Wall -Wextra -Werror -Wno-unused-parameter \
+		   -ffreestanding -fno-stack-protector -fpie -fshort-wchar \
+		   -mno-red-zone -mgeneral-regs-only -fno-asynchronous-unwind-tables \
+		   -fcf-protection=none -fno-ident
+EFI_STUB_LDFLAGS := -m i386pep --subsystem 10 -e efi_main --image-base 0x10000000 \
+		   -nostdlib --enable-reloc-section --fatal-warnings \
+		   --section-alignment 4096 --file-alignment 512 --strip-debug
+OVMF_CODE	:= /usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS	:= /usr/share/OVMF/OVMF_VARS_4M.fd
+EFI_PACKAGES	:= ovmf
+QEMU_EFI_ARGS	:= -drive if=pflash,format=raw,unit=0,readonly=on,file=$(OVMF_CODE) \
+		   -drive if=pflash,format=raw,unit=1,snapshot=on,file=$(OVMF_VARS)

@@ -23,6 +23,7 @@
  */
 #include <asm/boot.h>
 #include <asm/processor-flags.h>
+#include <asm/smp.h>
 
 /* ---- What the loaders read ------------------------------------------ */
 
@@ -89,8 +90,9 @@ pvh_entry32:
 
 /*
  * The stack holds, from the top: ebx, eax, entry. Only eax, ecx, edx and
- * edi are used below.
+ * edi are used below. efi_entry.S comes here too.
  */
+	.globl setup_long_mode
 setup_long_mode:
 	cld
 
@@ -221,6 +223,16 @@ long_mode_entry64:
 	shr	$3, %rcx
 	xor	%eax, %eax
 	rep stosq
+
+	/*
+	 * The per-CPU register: GS base = the per-CPU section, the boot
+	 * CPU's copy (offset 0, which its first word, this_cpu_off, holds:
+	 * BSS is zero). After the segment loads above, which reset the base.
+	 */
+	mov	$MSR_GS_BASE, %ecx
+	mov	$__per_cpu_start, %eax
+	xor	%edx, %edx
+	wrmsr
 
 	/* x86_start(entry, eax, ebx), from what the 32-bit code pushed. */
 	movl	0(%rsp), %edi

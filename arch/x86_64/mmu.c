@@ -78,7 +78,8 @@ void arch_mmu_init(void)
 			"identity-map; ignoring %#llx-%#llx\n",
 			(unsigned long long)limit, (unsigned long long)limit,
 			(unsigned long long)memblock_end_of_DRAM() - 1);
-		memblock_remove(limit, PHYS_ADDR_MAX - limit);
+		/* Cannot fail before the hand-off; never leaves RAM above. */
+		memblock_cap_memory(limit);
 	}
 
 	for_each_mem_range (i, &start, &end)

@@ -3,11 +3,12 @@
  * boot protocol the loader spoke.
  *
  * The entry point tells the loader apart: the ELF entry is multiboot2's,
- * the PVH note's is QEMU's. The magic then confirms it: eax for
+ * the PVH note's is QEMU's, efi_entry64 is BOOTX64.EFI's. The magic then confirms it: eax for
  * multiboot2, the first word of hvm_start_info for PVH. Anything else is
  * BOOT_PROTO_NONE, and the boot_info_found selftest fails the boot.
  */
 #include <arch/entry.h>
+#include <boot/efi.h>
 #include <asm/boot.h>
 #include <asm/processor-flags.h>
 #include <asm/x86.h>
@@ -27,6 +28,11 @@ static enum boot_protocol find_protocol(uint32_t entry, uint32_t eax,
 		if (*(const volatile uint32_t *)(uintptr_t)ebx ==
 		    XEN_HVM_START_MAGIC_VALUE)
 			return BOOT_PROTO_PVH;
+		break;
+	case X86_ENTRY_EFI:
+		if (*(const volatile uint32_t *)(uintptr_t)ebx ==
+		    EFI_BOOT_INFO_MAGIC)
+			return BOOT_PROTO_EFI;
 		break;
 	}
 	return BOOT_PROTO_NONE;

@@ -38,6 +38,7 @@
 #include <lib/types.h>
 #include <asm/smp.h>
 
+struct boot_cpus;
 struct cpu_desc;
 
 /*
@@ -55,6 +56,17 @@ struct secondary_boot {
 	unsigned long percpu_offset;	/* for arch_set_percpu_offset() */
 	void *arch;			/* the arch's own per-CPU boot data */
 };
+
+/*
+ * arch_smp_prepare_cpus - called once by smp_init() before any
+ * arch_cpu_start(), with the whole list: what the arch needs from it
+ * beyond one CPU's entry (riscv64: the timebase for arch_clock_ns();
+ * aarch64: the PSCI conduit), and whether the firmware can start CPUs.
+ * Return: 0, or a negative errno (-EOPNOTSUPP: this port or firmware
+ * cannot start secondary CPUs; the arch prints why) after which the boot
+ * CPU runs alone.
+ */
+int arch_smp_prepare_cpus(const struct boot_cpus *cpus);
 
 /*
  * arch_cpu_start - start the CPU @desc describes at the arch's secondary

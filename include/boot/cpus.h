@@ -8,8 +8,9 @@
 #ifndef BOOT_CPUS_H
 #define BOOT_CPUS_H
 
+#include <arch/entry.h>
 #include <lib/types.h>
-#include <smp/smp.h>
+#include <smp/nr_cpus.h>
 
 enum cpu_enable_method {
 	CPU_ENABLE_NONE = 0,		/* the boot CPU, or nothing to start it with */
@@ -66,5 +67,17 @@ int fdt_read_cpus(const void *fdt, size_t size, unsigned long boot_hwid,
  */
 int acpi_read_cpus(phys_addr_t rsdp, unsigned long boot_hwid,
 		   struct boot_cpus *out);
+
+/*
+ * boot_cpus_init - the CPU list from what the loader handed over, with
+ * the reader its boot protocol calls for (boot/cpus.c; kernel only): the
+ * device tree for BOOT_PROTO_FDT, ACPI for PVH and multiboot2. With no
+ * way to find the others, @out lists the boot CPU alone and one line
+ * says why.
+ * Return: 0, or the reader's negative errno (message printed) when the
+ * list it found cannot be read: the boot stops there.
+ */
+int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
+		   unsigned long boot_hwid, struct boot_cpus *out);
 
 #endif /* BOOT_CPUS_H */

@@ -5,9 +5,12 @@
 #define BOOT_MEMORY_H
 
 #include <arch/entry.h>
+#include <lib/compiler.h>
 #include <lib/types.h>
 
-#define BOOT_MAX_RANGES		256
+/* An EFI map may have a thousand descriptors (boot/efi_memmap.c merges
+ * neighbouring RAM, not the rest). */
+#define BOOT_MAX_RANGES		1024
 
 /*
  * boot_memory_init - find the machine's memory and reserve what is not
@@ -20,9 +23,17 @@
  *      boot stack, then arch_reserve_memory() (x86_64: the low 1 MiB) and
  *      page 0 if it is RAM and still free;
  *   4. print the memory map and every reservation.
- * Malformed boot info or no usable memory is not survivable: it panics
- * with the reader's message, so the boot ends with a FAIL status.
+ * Boot info that cannot be used (malformed, no usable memory, more
+ * regions than memblock holds before the MMU is up) is refused through
+ * boot_refuse() with the reader's or memblock's words.
  */
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info);
+
+/*
+ * boot_refuse - stop a boot that cannot go on because of what the machine
+ * gave (not a bug, so not a panic): print "cannot boot: <reason>" and power
+ * off with the FAIL status.
+ */
+void boot_refuse(const char *fmt, ...) __printf(1, 2) __noreturn;
 
 #endif /* BOOT_MEMORY_H */

@@ -63,4 +63,18 @@ const void *pvh_buffer_map(const struct pvh_source *src, uint64_t addr,
 int pvh_memory_parse(const struct pvh_source *src, uint64_t info,
 		     struct boot_memmap *map);
 
+/*
+ * pvh_rsdp - the start_info's rsdp_paddr (0 when the loader gave none).
+ * Return: 0, or -EBADMSG when @info is not a readable start_info.
+ */
+int pvh_rsdp(const struct pvh_source *src, uint64_t info, uint64_t *rsdp);
+
+/*
+ * multiboot2_rsdp - where in the information at @mbi (@avail bytes) the
+ * RSDP copy of the ACPI new (type 15, preferred) or old (type 14) tag is.
+ * Return: 0 and *@offset set (from @mbi), -ENOENT when there is no ACPI
+ * tag (*@offset = 0), -EBADMSG for a structure too short to hold one.
+ */
+int multiboot2_rsdp(const void *mbi, size_t avail, uint64_t *offset);
+
 #endif /* BOOT_READERS_H */

@@ -14,6 +14,7 @@
 #define __used		__attribute__((used))
 #define __unused	__attribute__((unused))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define __weak		__attribute__((weak))
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

@@ -20,5 +20,7 @@
 #define ERANGE	34
 #define EOVERFLOW 75
 #define EBADMSG	74
+#define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 
 #endif /* LIB_ERRNO_H */

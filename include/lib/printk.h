@@ -26,6 +26,21 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 int vprintk(const char *fmt, va_list ap);
 int printk(const char *fmt, ...) __printf(1, 2);
 
+/*
+ * printk_lock/printk_unlock - keep the console for several printk() calls
+ * that make one report (an exception's register dump), so that no other
+ * CPU's line lands in the middle. Nests. printk_lock() returns false when
+ * it gave up waiting in an emergency: pass that to printk_unlock().
+ */
+bool printk_lock(void);
+void printk_unlock(bool locked);
+
+/*
+ * printk_emergency - a CPU is reporting a panic or an exception: from now
+ * on no CPU waits for the console lock for long (see lib/printk.c).
+ */
+void printk_emergency(void);
+
 #define pr_info(fmt, ...)	printk(fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)	printk("warning: " fmt, ##__VA_ARGS__)
 #define pr_err(fmt, ...)	printk("error: " fmt, ##__VA_ARGS__)

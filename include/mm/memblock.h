@@ -65,6 +65,15 @@ int memblock_mark_nomap(phys_addr_t base, phys_addr_t size);
 int memblock_clear_nomap(phys_addr_t base, phys_addr_t size);
 
 /*
+ * memblock_cap_memory - drop all memory at and above @limit (RAM the
+ * kernel cannot reach). It cannot fail for a full array: when the region
+ * that straddles @limit cannot be split for want of a slot, the whole of
+ * it goes too (reported), so no byte above @limit stays. Returns -EBUSY
+ * after memblock_free_all(), else 0.
+ */
+int memblock_cap_memory(phys_addr_t limit);
+
+/*
  * memblock_phys_alloc_range - find and reserve @size bytes aligned to @align
  * (a power of two; 0 is refused) inside [@start, @end), from the top unless
  * bottom-up is set. @end may be MEMBLOCK_ALLOC_ANYWHERE.

@@ -82,7 +82,10 @@ const char *free_refusal_name(int err);
 int get_order(unsigned long size);
 
 unsigned long page_to_pfn(const struct page *page);
-/* pfn_to_page - NULL when @pfn has no metadata (a hole, or outside RAM). */
+/*
+ * pfn_to_page/virt_to_page - NULL when the page is not memory (outside RAM,
+ * or a hole, even one inside the map); a reserved page of memory has one.
+ */
 struct page *pfn_to_page(unsigned long pfn);
 phys_addr_t page_to_phys(const struct page *page);
 void *page_address(const struct page *page);

@@ -34,6 +34,15 @@
 /* __per_cpu_offset[cpu]: CPU @cpu's offset; 0 for the boot CPU. */
 extern unsigned long __per_cpu_offset[];
 
+/* The section itself: the boot CPU's copy (the host's linker names it). */
+#ifdef CONFIG_HOST
+extern char __start_bb_percpu[], __stop_bb_percpu[];
+#define __per_cpu_start		__start_bb_percpu
+#define __per_cpu_end		__stop_bb_percpu
+#else
+extern char __per_cpu_start[], __per_cpu_end[];
+#endif
+
 /* Integer arithmetic: the copies are other objects than the variable. */
 #define __percpu_shift(ptr, off)					\
 	((__typeof__(ptr))((uintptr_t)(ptr) + (off)))

@@ -15,15 +15,8 @@
 
 #include <lib/compiler.h>
 #include <lib/types.h>
+#include <smp/nr_cpus.h>
 #include <smp/percpu.h>
-
-#ifndef CONFIG_NR_CPUS
-#define CONFIG_NR_CPUS	64
-#endif
-#define NR_CPUS		CONFIG_NR_CPUS
-
-_Static_assert(NR_CPUS >= 1 && NR_CPUS <= 1024,
-	       "NR_CPUS must be between 1 and 1024.");
 
 DECLARE_PER_CPU(unsigned int, cpu_number);
 
@@ -54,9 +47,21 @@ unsigned long cpu_hwid(unsigned int cpu);
  * on_each_cpu - run @fn(@arg) on every online CPU, this one included, at
  * once, and return when all have returned. @wait is accepted for Linux's
  * signature and must be true. Callers are serialised; @fn must not call
- * on_each_cpu() itself.
+ * on_each_cpu() itself (that panics). A CPU runs @fn when it polls, in
+ * its idle loop: secondary CPUs only idle, so only the boot CPU may call.
+ *
+ * On the host, @fn runs on the calling thread only: another thread
+ * cannot be interrupted to run it. Code that must reach every CPU's data
+ * there uses per_cpu_ptr() under the lock that data's owner names.
  */
 void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait);
+
+/*
+ * smp_prepare_boot_cpu - record the boot CPU's hwid as CPU 0's and mark it
+ * online. boot_main() calls it first, so that an exception or a panic
+ * from then on can name the CPU it happened on.
+ */
+void smp_prepare_boot_cpu(unsigned long hwid);
 
 /*
  * smp_init - find the CPUs in the boot information and start them all;
@@ -67,6 +72,13 @@ void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait);
  */
 struct boot_cpus;
 unsigned int smp_init(const struct boot_cpus *cpus);
+
+/*
+ * smp_bringup_error - why smp_init() started no secondary CPU at all: 0,
+ * or the arch's negative errno (-EOPNOTSUPP: this port or its firmware
+ * cannot start CPUs). Selftests skip, naming it, rather than fail.
+ */
+int smp_bringup_error(void);
 
 /*
  * smp_register_cpu_dead - @fn(cpu) runs when CPU @cpu goes away: on the

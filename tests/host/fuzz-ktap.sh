@@ -13,12 +13,12 @@ if [ $# -lt 3 ]; then
 	exit 2
 fi
 name=$1 binary=$2 seconds=$3 corpus=${4:-}
+. "$(dirname "$0")/../lib/ktap.sh"
 
-echo "KTAP version 1"
-echo "1..1"
 if [ ! -x "$binary" ]; then
-	echo "# $binary is missing; build it first"
-	echo "not ok 1 $name"
+	ktap_diag "$binary is missing; build it first"
+	ktap_result fail "$name"
+	ktap_finish
 	exit 1
 fi
 if [ -n "$corpus" ]; then
@@ -36,13 +36,15 @@ fi
 status=$?
 
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-echo "# $name: ${runs:-0} inputs in ${seconds}s, exit status $status"
+ktap_diag "$name: ${runs:-0} inputs in ${seconds}s, exit status $status"
 if [ "$status" -eq 0 ]; then
-	echo "ok 1 $name"
+	ktap_result ok "$name"
 	[ -z "$corpus" ] && rm -f "$log"
-	exit 0
+	ktap_finish
+	exit
 fi
-tail -n 30 "$log" | sed 's/^/# /'
-echo "# full log: $log"
-echo "not ok 1 $name"
+ktap_diag "$(tail -n 30 "$log")"
+ktap_diag "full log: $log"
+ktap_result fail "$name"
+ktap_finish
 exit 1

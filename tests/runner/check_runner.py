@@ -8,8 +8,11 @@ failure for its own reason; the clean image must pass (a runner that fails
 everything proves nothing); and bbtest must end with a totals line that
 counts the failures and a non-zero exit status. The failing image also
 boots through each loader a target has besides QEMU's -kernel (U-Boot,
-GRUB: `make print-boots`), whose firmware prints a console of its own
-before the kernel: it must fail there too.
+GRUB, UEFI firmware: `make print-boots`), whose firmware prints a console
+of its own before the kernel: it must fail there too. On aarch64 the clean
+image also boots device trees it must refuse (mk/selftest.mk: all RAM
+reserved, 127 /memreserve/ entries): the boot must stop with the fail
+status and one "cannot boot: <reason>" line, and no panic.
 
 Prints KTAP version 1, one case per target and image, and the inner
 runner's output as diagnostics. BBTEST_CHECK_ARCHES="riscv64 ..." limits the
@@ -28,22 +31,30 @@ REPO = os.path.realpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 
 from jobs import make_env  # noqa: E402
+from ktap import KtapWriter  # noqa: E402
 
 WORK_DIR = os.path.join("build", "check-runner")
 # Seconds a fault image may run: long enough for any boot, short enough
 # that the hang costs little.
 FAULT_TIMEOUT = 10
-# Each fault kind, and what the runner's reason must say about it.
+# Each fault kind, and what the runner's reasons must all say about it.
 FAULTS = {
-    "fail": "not ok: fault_fails_on_purpose",
-    "hang": "timeout",
-    "exception": "unexpected exception",
-    "early-poweroff": "missing plan",
+    "fail": ("not ok: ", "fault_fails_on_purpose", "fault_fails_then_skips"),
+    "hang": ("timeout",),
+    "exception": ("unexpected exception",),
+    "early-poweroff": ("missing plan",),
 }
 # Through a loader, the image that fails one case; a loader takes seconds
 # to reach the kernel, and the image ends the run as soon as it has failed.
 LOADER_FAULT = "fail"
 LOADER_TIMEOUT = 60
+# Machines the boot must refuse (mk/selftest.mk builds their DTBs), and
+# the one console line each must print.
+REFUSE_ARCH = "aarch64"
+REFUSALS = {
+    "no-memory": "cannot boot: no usable memory",
+    "many-regions": "cannot boot: too many regions",
+}
 
 
 def arches() -> list[str]:
@@ -65,8 +76,37 @@ def loaders(arch: str) -> list[str]:
     return [b for b in done.stdout.split() if b != "direct"]
 
 
+def refusal_dtbs() -> dict[str, str]:
+    """Build the DTBs of REFUSALS; return each one's path."""
+    done = subprocess.run(["make", "-s", "--no-print-directory",
+                           "print-refusal-dtbs"], stdout=subprocess.PIPE,
+                          text=True, env=make_env(), check=True)
+    dtbs = dict(line.split() for line in done.stdout.splitlines())
+    subprocess.run(["make", "-s", "--no-print-directory", *dtbs.values()],
+                   env=make_env(), check=True)
+    return dtbs
+
+
+def refused_once(result: dict, line: str) -> str:
+    """Why result is not a boot refused with one line, or ''."""
+    reasons = "; ".join(result["reasons"])
+    if result["ok"] or "the guest reported FAIL" not in reasons:
+        return f"no FAIL status: {reasons or 'a pass'}"
+    if "panic" in reasons:
+        return f"a panic, not a refusal: {reasons}"
+    with open(result["log"], encoding="utf-8", errors="replace") as f:
+        seen = sum(line in text for text in f)
+    return "" if seen == 1 else f"'{line}' printed {seen} times"
+
+
 def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
     with open(path, "w", encoding="utf-8") as f:
+        if REFUSE_ARCH in targets:
+            for name, dtb in refusal_dtbs().items():
+                f.write(f"check-runner-{REFUSE_ARCH}-{name} "
+                        f"ARCH={REFUSE_ARCH} PAGE_SIZE=4K MEM=128M "
+                        f"TIMEOUT={FAULT_TIMEOUT} "
+                        f"QEMU_EXTRA=\"-dtb {dtb}\"\n")
         for arch, boots in targets.items():
             f.write(f"check-runner-{arch}-clean ARCH={arch} PAGE_SIZE=4K\n")
             for kind in FAULTS:
@@ -76,20 +116,6 @@ def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
                 f.write(f"check-runner-{arch}-{boot}-{LOADER_FAULT} "
                         f"ARCH={arch} PAGE_SIZE=4K BOOT={boot} "
                         f"FAULT={LOADER_FAULT} TIMEOUT={LOADER_TIMEOUT}\n")
-
-
-class Ktap:
-    def __init__(self, planned: int) -> None:
-        print(f"KTAP version 1\n1..{planned}", flush=True)
-        self.number = 0
-        self.failed = 0
-
-    def result(self, ok: bool, name: str, why: str = "") -> None:
-        self.number += 1
-        self.failed += not ok
-        if not ok and why:
-            print(f"# {name}: {why}")
-        print(f"{'' if ok else 'not '}ok {self.number} {name}", flush=True)
 
 
 def main() -> int:
@@ -105,7 +131,8 @@ def main() -> int:
     if os.path.exists(report_path):
         os.remove(report_path)
     faults = sum(len(FAULTS) + len(boots) for boots in targets.values())
-    ktap = Ktap(len(targets) + faults + 1)
+    refusals = len(REFUSALS) if REFUSE_ARCH in targets else 0
+    ktap = KtapWriter(len(targets) + faults + refusals + 1)
 
     done = subprocess.run([os.path.join(HERE, "bbtest"), "test", "--matrix",
                            matrix_path, "--json", report_path],
@@ -131,14 +158,20 @@ def main() -> int:
             got = results.get(f"check-runner-{arch}-{run}")
             reasons = "; ".join(got["reasons"]) if got else ""
             ok = bool(got and not got["ok"] and got["failed"] >= 1
-                      and expected in reasons)
+                      and all(e in reasons for e in expected))
             ktap.result(ok, f"runner_fails_{arch}_{case.replace('-', '_')}",
-                        f"expected a failure saying '{expected}', got "
+                        f"expected a failure saying {' and '.join(expected)}, got "
                         f"{reasons or 'a pass' if got else 'no result'}")
+
+    for name, line in REFUSALS.items() if refusals else ():
+        got = results.get(f"check-runner-{REFUSE_ARCH}-{name}")
+        why = refused_once(got, line) if got else "no result"
+        ktap.result(not why, f"boot_refuses_{REFUSE_ARCH}_"
+                    f"{name.replace('-', '_')}", why)
 
     totals = re.fullmatch(r"(\d+) passed, (\d+) failed(, \d+ skipped)?",
                           lines[-1] if lines else "")
-    ok = bool(totals and int(totals.group(2)) >= faults
+    ok = bool(totals and int(totals.group(2)) >= faults + refusals
               and done.returncode != 0)
     ktap.result(ok, "runner_totals_count_every_failure",
                 f"expected a last line 'N passed, >={faults} failed' and a "

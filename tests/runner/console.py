@@ -25,18 +25,28 @@ def clean_line(raw: bytes) -> str:
 
 
 class LineSplitter:
-    """Cut a byte stream into clean lines, whatever the chunk boundaries."""
+    """Cut a byte stream into clean lines, whatever the chunk boundaries.
+
+    The unfinished line is kept as a list of chunks and joined once, when
+    its newline comes: a line of any length costs time linear in its size.
+    """
 
     def __init__(self) -> None:
-        self._pending = b""
+        self._pending: list[bytes] = []
 
     def feed(self, data: bytes) -> list[str]:
         """Return the lines that data completes; keep the unfinished one."""
-        *done, self._pending = (self._pending + data).split(b"\n")
+        if b"\n" not in data:
+            if data:
+                self._pending.append(data)
+            return []
+        first, *rest = data.split(b"\n")
+        *done, last = [b"".join(self._pending + [first])] + rest
+        self._pending = [last] if last else []
         return [clean_line(raw) for raw in done]
 
     def flush(self) -> list[str]:
         """Return the last line if the stream ended without a newline."""
-        rest, self._pending = self._pending, b""
+        rest, self._pending = b"".join(self._pending), []
         line = clean_line(rest)
         return [line] if line else []

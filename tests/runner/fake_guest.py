@@ -119,6 +119,46 @@ def scenario(name: str) -> None:
     elif name == "diagnostic-quotes-markers":
         ktap("ok 1 alpha", "# | reason: 'EXCEPTION: breakpoint at pc 0x0'",
              "# | PANIC: in a nested run", "ok 2 beta", plan=2)
+    elif name == "not-ok-skip":
+        ktap("ok 1 alpha", "not ok 2 beta # SKIP not really", "ok 3 gamma")
+    elif name == "subtest-fails":
+        out("KTAP version 1", "1..2", "    KTAP version 1", "    1..2",
+            "    ok 1 inner_a", "    not ok 2 inner_b", "ok 1 outer",
+            "ok 2 beta")
+    elif name == "subtest-skip-not-ok":
+        out("KTAP version 1", "1..1", "    KTAP version 1", "    1..1",
+            "    not ok 1 inner # SKIP", "ok 1 outer")
+    elif name == "subtests-pass":
+        out("KTAP version 1", "1..1", "    KTAP version 1", "    1..2",
+            "    ok 1 inner_a", "    ok 2 inner_b # SKIP no CPU", "ok 1 outer")
+    elif name == "non-ascii-digits":
+        # U+0661 and U+0662: Arabic-Indic one and two.
+        out("KTAP version 1", "1..2", "ok 1 alpha", "ok \u0662 beta")
+    elif name == "non-ascii-plan":
+        out("KTAP version 1", "1..\u0661", "ok 1 alpha")
+    elif name == "repeated-last":
+        ktap("ok 1 alpha", "ok 2 beta", "ok 2 beta", plan=3)
+    elif name == "all-skipped":
+        ktap("ok 1 alpha # SKIP no firmware", "ok 2 beta # SKIP no CPU")
+    elif name == "split-not-ok":
+        out("KTAP version 1", "1..2", "ok 1 alpha")
+        sys.stdout.buffer.write(b"not ")
+        out("", "[ 1.234] timer: noise from another CPU", "ok 2 beta")
+    elif name == "split-not-ok-bare":
+        out("KTAP version 1", "1..2", "ok 1 alpha")
+        sys.stdout.buffer.write(b"not \r\nok 2 beta\r\n")
+    elif name == "panic-in-diagnostic":
+        ktap("ok 1 alpha", "# checking order 3PANIC: free list corrupt",
+             "ok 2 beta", plan=2)
+    elif name == "exception-in-diagnostic":
+        ktap("ok 1 alpha", "# alpha: dumpingEXCEPTION: scause=0x5",
+             "ok 2 beta", plan=2)
+    elif name == "long-line":
+        out("KTAP version 1", "1..1")
+        chunk = b"x" * (1 << 20)
+        for _ in range(150):
+            sys.stdout.buffer.write(chunk)
+        out("", "ok 1 alpha")
     elif name == "qemu-error":
         sys.stderr.write("qemu-system-riscv64: -m 1T: ram size too large\n")
     elif name == "kill9":

@@ -24,6 +24,7 @@ sys.path.insert(0, HERE)
 import console  # noqa: E402
 import matrix  # noqa: E402
 import process  # noqa: E402
+from ktap import KtapWriter  # noqa: E402
 from verdict import HOST_PROGRAM, QEMU_GUEST, Judge  # noqa: E402
 
 FAKE = os.path.join(HERE, "fake_guest.py")
@@ -89,6 +90,9 @@ class CleanGuests(VerdictCase):
 
     def test_diagnostics_may_quote_markers(self):
         self.assertPasses(boot("diagnostic-quotes-markers"), 2)
+
+    def test_passing_subtests_under_an_ok_parent(self):
+        self.assertPasses(boot("subtests-pass"), 1)
 
     def test_guest_gets_an_open_stdin(self):
         self.assertPasses(boot("needs-stdin"), 3)
@@ -169,6 +173,44 @@ class BrokenGuests(VerdictCase):
 
     def test_panic_in_the_middle_of_a_line(self):
         self.assertFails(boot("panic-mid-line", 35), "panic: 'checking")
+
+    def test_not_ok_skip_is_a_failure(self):
+        run_ = boot("not-ok-skip")
+        self.assertFails(run_, "not ok: beta", "a skip is 'ok")
+        self.assertEqual((run_.verdict.passed, run_.verdict.skipped), (2, 0))
+
+    def test_parent_ok_over_a_failing_subtest(self):
+        run_ = boot("subtest-fails")
+        self.assertFails(run_, "ok 1 outer", "subtest 'inner_b' is not ok")
+        self.assertEqual((run_.verdict.passed, run_.verdict.failed), (1, 1))
+
+    def test_subtest_not_ok_skip_is_a_failure(self):
+        self.assertFails(boot("subtest-skip-not-ok"), "subtest 'inner")
+
+    def test_non_ascii_digits_are_not_numbers(self):
+        self.assertFails(boot("non-ascii-digits"), "only 1 of 2")
+        self.assertFails(boot("non-ascii-plan"), "missing plan")
+
+    def test_repeated_number(self):
+        self.assertFails(boot("repeated-last"), "result number 2 where 3")
+
+    def test_every_case_skipped_is_nothing_tested(self):
+        self.assertFails(boot("all-skipped"), "nothing was tested")
+
+    def test_noise_between_not_and_ok_is_not_a_pass(self):
+        self.assertFails(boot("split-not-ok"), "'not' before 'ok 2 beta'")
+        self.assertFails(boot("split-not-ok-bare"), "'not' before 'ok 2 beta'")
+
+    def test_markers_inside_diagnostics(self):
+        self.assertFails(boot("panic-in-diagnostic"), "panic: '# checking")
+        self.assertFails(boot("exception-in-diagnostic"),
+                         "unexpected exception")
+
+    def test_a_150_mb_line_is_read_in_linear_time(self):
+        start = time.monotonic()
+        run_ = boot("long-line", timeout=60)
+        self.assertPasses(run_, 1)
+        self.assertLess(time.monotonic() - start, 30)
 
     def test_qemu_error_message_is_in_the_tail(self):
         run_ = boot("qemu-error", 1)
@@ -372,18 +414,14 @@ class CommandLine(unittest.TestCase):
 class KtapResult(unittest.TestResult):
     """Print each case as a KTAP result line as it ends."""
 
-    def __init__(self, stream):
+    def __init__(self, writer: KtapWriter):
         super().__init__()
-        self.stream = stream
-        self.number = 0
+        self.writer = writer
 
-    def _report(self, test, ok, details=None):
-        self.number += 1
-        for line in (details or "").rstrip().splitlines():
-            self.stream.write(f"# {line}\n")
-        self.stream.write(f"{'' if ok else 'not '}ok {self.number} "
-                          f"{test.id().split('.', 1)[1]}\n")
-        self.stream.flush()
+    def _report(self, test, ok, details=""):
+        if details:
+            self.writer.diag(details.rstrip())
+        self.writer.result(ok, test.id().split(".", 1)[1])
 
     def addSuccess(self, test):
         super().addSuccess(test)
@@ -399,8 +437,7 @@ class KtapResult(unittest.TestResult):
 
     def addSkip(self, test, reason):
         super().addSkip(test, reason)
-        self.number += 1
-        self.stream.write(f"ok {self.number} {test.id()} # SKIP {reason}\n")
+        self.writer.result(True, test.id().split(".", 1)[1], skip=reason)
 
 
 def _interrupt(signum, frame):
@@ -412,8 +449,8 @@ def main() -> int:
     # out stops the fake guest it started in a session of its own.
     signal.signal(signal.SIGTERM, _interrupt)
     tests = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    sys.stdout.write(f"KTAP version 1\n1..{tests.countTestCases()}\n")
-    result = KtapResult(sys.stdout)
+    writer = KtapWriter(tests.countTestCases())
+    result = KtapResult(writer)
     tests.run(result)
     return 0 if result.wasSuccessful() else 1
 

@@ -25,8 +25,9 @@ class ExitConvention:
     markers: tuple[tuple[str, str], ...] = ()
 
 
-# Searched anywhere in a line but a KTAP diagnostic ("# ..."): a panic may
-# cut into a half-printed line.
+# Searched anywhere in a line, KTAP diagnostics included: a panic may cut
+# into a half-printed line, a "# ..." one too. Only a nested run's console,
+# quoted line by line as "# | ..." (check_runner.py), may show a marker.
 _GUEST_MARKERS = (
     (r"EXCEPTION: ", "unexpected exception"),
     (r"PANIC: ", "panic"),
@@ -92,8 +93,8 @@ class Judge:
 
     def feed(self, line: str) -> None:
         self.reader.feed(line)
-        if line.startswith("#"):
-            return  # a diagnostic may quote a marker (check-runner does)
+        if line.startswith("# |"):
+            return  # a nested run's console, quoted (check_runner.py)
         for pattern, what in self._patterns:
             if what not in self._seen_kinds and pattern.search(line):
                 self._seen_kinds.add(what)

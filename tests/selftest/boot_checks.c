@@ -5,6 +5,7 @@
  */
 #include <arch/entry.h>
 #include <boot/bootmem.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -50,6 +51,10 @@ SELFTEST(boot_info_found, STAGE_BOOT)
 	case BOOT_PROTO_PVH:
 		SELFTEST_EXPECT(load_le32(info) == 0x336ec578,
 				"no hvm_start_info magic at %p", info);
+		break;
+	case BOOT_PROTO_EFI:
+		SELFTEST_EXPECT(load_le32(info) == EFI_BOOT_INFO_MAGIC,
+				"no EFI boot information magic at %p", info);
 		break;
 	case BOOT_PROTO_MULTIBOOT2:
 		/* total_size, then reserved; the end tag is type 0 size 8. */

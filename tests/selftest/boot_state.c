@@ -10,6 +10,7 @@
 #include <arch/cpu.h>
 #include <arch/memory.h>
 #include <boot/bytes.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/reserve.h>
 #include <lib/printk.h>
@@ -198,6 +199,9 @@ void selftest_record_boot_state(enum boot_protocol proto, phys_addr_t info)
 		pvh_record(info);
 	else if (proto == BOOT_PROTO_MULTIBOOT2)
 		mb2_record(info);
+	else if (proto == BOOT_PROTO_EFI)
+		record_blob(&s->info, info,
+			    efi_boot_info_size(phys_to_virt(info)));
 	keep(virt_to_phys(_start), _end - _start);
 	keep(virt_to_phys(__boot_stack_bottom),
 	     __boot_stack_top - __boot_stack_bottom);

@@ -50,6 +50,7 @@ struct selftest_boot_state {
 	uint64_t counter_entry;			/* arch_counter() in boot_main */
 	uint64_t record_ticks;			/* spent recording all this */
 	uint64_t counter_allocator_ready;	/* after memblock_free_all() */
+	uint64_t counter_smp_online;		/* after smp_init() */
 };
 
 extern struct selftest_boot_state selftest_boot_state;

@@ -3,7 +3,9 @@
  *
  * Built only with FAULT=<kind>; each kind must make the runner report a
  * failure with its own reason:
- *   fail            one case fails, everything else is normal
+ *   fail            two cases fail, everything else is normal: one
+ *                   plainly, one that fails and then says it skips (a
+ *                   recorded failure is a failure whatever follows)
  *   hang            the guest stops making progress after the plan line
  *   exception       the guest takes an unexpected exception
  *   early-poweroff  the guest powers off with the PASS status before it
@@ -17,6 +19,12 @@
 SELFTEST(fault_fails_on_purpose, STAGE_BOOT)
 {
 	return selftest_fail(__FILE__, __LINE__, "FAULT=fail image");
+}
+
+SELFTEST(fault_fails_then_skips, STAGE_BOOT)
+{
+	selftest_fail(__FILE__, __LINE__, "FAULT=fail image, then a skip");
+	return selftest_skip("a skip after a failure must not hide it");
 }
 #elif defined(CONFIG_SELFTEST_FAULT_hang)
 SELFTEST(fault_hangs_on_purpose, STAGE_BOOT)

@@ -27,6 +27,7 @@
  */
 #include <arch/cpu.h>
 #include <arch/memory.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/memory.h>
 #include <boot/readers.h>
@@ -133,6 +134,8 @@ static int reparse(const struct boot_blob *b, struct boot_memmap *map)
 		return multiboot2_memory_parse(p, b->size, map);
 	case BOOT_PROTO_PVH:
 		return pvh_memory_parse(&pvh, b->base, map);
+	case BOOT_PROTO_EFI:
+		return efi_memmap_parse(p, b->size, map);
 	default:
 		return -EINVAL;
 	}

@@ -16,12 +16,14 @@ struct selftest_boot_facts selftest_boot_facts;
 static const char *current_name;
 static unsigned int current_instance;
 static bool current_per_order;
+static bool current_failed;	/* selftest_fail() ran for this result */
 static char skip_reason[96];
 
 bool selftest_fail(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 
+	current_failed = true;
 	printk("# %s", current_name);
 	if (current_per_order)
 		printk("_order_%u", current_instance);
@@ -69,7 +71,9 @@ static void run_stage(struct ktap *k, unsigned int stage)
 			else
 				ksnprintf(name, sizeof(name), "%s", t->name);
 			skip_reason[0] = '\0';
-			ok = t->run(i);
+			current_failed = false;
+			/* A recorded failure stands, whatever the case returns. */
+			ok = t->run(i) && !current_failed;
 			if (ok && skip_reason[0])
 				ktap_skip(k, name, skip_reason);
 			else

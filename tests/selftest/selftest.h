@@ -9,7 +9,8 @@
  * failure names the case and the order.
  *
  * A case returns true for a pass. It explains a failure with selftest_fail()
- * (or the SELFTEST_EXPECT macro), which prints "# name: file:line: why".
+ * (or the SELFTEST_EXPECT macro), which prints "# name: file:line: why"
+ * and makes the result "not ok" whatever the case returns afterwards.
  * A case that cannot run on this machine (no firmware to ask, no block of
  * that order in this much memory) returns selftest_skip("why"): KTAP's
  * "ok N name # SKIP why", which the runner counts as neither pass nor fail.
@@ -84,12 +85,15 @@ void selftest_fault_early(void) __noreturn;
 bool bench_run_all(void);
 #endif
 
+struct boot_cpus;
+
 /* What boot_main() learned before the cases run, for the STAGE_BOOT cases. */
 struct selftest_boot_facts {
 	bool bss_was_clear;		/* BSS all zero on entry to boot_main */
 	unsigned int proto;		/* enum boot_protocol */
 	phys_addr_t info;		/* boot-info pointer as handed over */
 	unsigned long boot_cpu;
+	const struct boot_cpus *cpus;	/* what smp_init() was given */
 };
 extern struct selftest_boot_facts selftest_boot_facts;
 

@@ -4,14 +4,17 @@
  * Detection: big-endian 0xd00dfeed at offset 0 is a DTB; little-endian
  * 0x336ec578 at offset 0 is a PVH start_info; anything else is read as a
  * multiboot2 information structure (whose reader refuses it cleanly if it
- * is not one). In a saved PVH file, memmap_paddr and modlist_paddr are
+ * is not one). "EMAP" (0x50414d45 little-endian) at offset 0 is an EFI
+ * boot information blob: a raw EFI memory map behind a small header. In a saved PVH file, memmap_paddr and modlist_paddr are
  * offsets inside the file (see README.md).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <boot/bytes.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/readers.h>
 #include "memmap.h"
@@ -24,6 +27,7 @@ const char *memmap_format_name(enum memmap_format format)
 	case MEMMAP_FDT:	return "device tree blob";
 	case MEMMAP_MULTIBOOT2:	return "multiboot2 information";
 	case MEMMAP_PVH:	return "PVH start info";
+	case MEMMAP_EFI:	return "EFI memory map";
 	default:		return "unknown";
 	}
 }
@@ -38,7 +42,8 @@ static int usage_error(const char *fmt, const char *arg)
 
 int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 {
-	static const char *const names[] = { "", "fdt", "multiboot2", "pvh" };
+	static const char *const names[] = { "", "fdt", "multiboot2", "pvh",
+					     "efi" };
 	char *end;
 
 	memset(opt, 0, sizeof(*opt));
@@ -51,18 +56,19 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 			opt->regions = true;
 		} else if (!strcmp(a, "--format") && i + 1 < argc) {
 			a = argv[++i];
-			for (unsigned int f = MEMMAP_FDT; f <= MEMMAP_PVH; f++)
+			for (unsigned int f = MEMMAP_FDT; f <= MEMMAP_EFI; f++)
 				if (!strcmp(a, names[f]))
 					opt->format = f;
 			if (opt->format == MEMMAP_DETECT)
 				return usage_error("unknown format '%s' (fdt, "
-						   "multiboot2 or pvh)", a);
+						   "multiboot2, pvh or efi)", a);
 		} else if ((!strcmp(a, "--info-addr") ||
 			    !strcmp(a, "--dtb-addr")) && i + 1 < argc) {
 			a = argv[++i];
 			errno = 0;
 			opt->info_addr = strtoull(a, &end, 0);
-			if (errno || *end || !*a)
+			/* strtoull takes "-1" and " 1": an address is digits. */
+			if (errno || *end || !isdigit((unsigned char)*a))
 				return usage_error("bad address '%s'", a);
 			opt->have_info_addr = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -94,6 +100,8 @@ int memmap_read(struct memmap_options *opt, const void *data, size_t len,
 			opt->format = MEMMAP_FDT;
 		else if (len >= 4 && load_le32(data) == PVH_MAGIC)
 			opt->format = MEMMAP_PVH;
+		else if (len >= 4 && load_le32(data) == EFI_BOOT_INFO_MAGIC)
+			opt->format = MEMMAP_EFI;
 		else
 			opt->format = MEMMAP_MULTIBOOT2;
 	}
@@ -102,13 +110,16 @@ int memmap_read(struct memmap_options *opt, const void *data, size_t len,
 		return fdt_memory_parse(data, len, map);
 	case MEMMAP_PVH:
 		return pvh_memory_parse(&pvh, 0, map);
+	case MEMMAP_EFI:
+		return efi_memmap_parse(data, len, map);
 	default:
 		err = multiboot2_memory_parse(data, len, map);
 		if (err == -EBADMSG && guessed) {
 			memcpy(why, map->error, sizeof(why));
 			bootmem_error(map, err, "not a device tree (magic "
-				      "0xd00dfeed) nor a PVH start_info (magic "
-				      "0x336ec578); as multiboot2: %s", why);
+				      "0xd00dfeed), a PVH start_info (magic "
+				      "0x336ec578) nor an EFI map (\"EMAP\"); "
+				      "as multiboot2: %s", why);
 		}
 		return err;
 	}

@@ -1,11 +1,13 @@
 /*
  * memmap - see what a board will give the allocator.
  *
- * Reads a DTB, a saved multiboot2 information structure or a saved PVH
- * start_info (formats in tools/memmap/README.md), runs the kernel's own
+ * Reads a DTB, a saved multiboot2 information structure, a saved PVH
+ * start_info or an EFI memory map dump (formats in tools/memmap/README.md), runs the kernel's own
  * readers and memblock over it, and prints the memory map the allocator
  * would start from. Exit status: 0 on success, 1 with a message for
- * malformed input, 2 with a message when there is no usable memory.
+ * malformed input or a bad command line, 2 with a message when there is
+ * no usable memory (no whole free page: everything reserved, or less than
+ * a page), 3 with a message when the map has more regions than fit.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,18 +17,20 @@
 #include <boot/readers.h>
 #include <boot/reserve.h>
 #include <mm/memblock.h>
+#include <mm/page_order.h>
 #include "memmap.h"
 
 #define MEMMAP_MAX_RANGES	1024
 #define MEMMAP_MAX_FILE		(64u << 20)
 
 static const char usage[] =
-"usage: memmap [--regions] [--format fdt|multiboot2|pvh] [--info-addr ADDR]\n"
-"              FILE\n"
+"usage: memmap [--regions] [--format fdt|multiboot2|pvh|efi]\n"
+"              [--info-addr ADDR] FILE\n"
 "\n"
-"Read FILE (a device tree blob, a saved multiboot2 information structure or\n"
-"a saved PVH hvm_start_info; the format is detected from its magic unless\n"
-"--format says) and print the memory map the allocator would start from.\n"
+"Read FILE (a device tree blob, a saved multiboot2 information structure,\n"
+"a saved PVH hvm_start_info or an EFI memory map dump with its \"EMAP\"\n"
+"header; the format is detected from its magic unless --format says) and\n"
+"print the memory map the allocator would start from.\n"
 "\n"
 "  --regions          one line per memblock region, sorted by base:\n"
 "                       memory 0x<base> 0x<size>\n"
@@ -34,21 +38,50 @@ static const char usage[] =
 "                     exactly as memblock holds them after merging. A no-map\n"
 "                     range is reserved, so it is a \"reserved\" line; memory\n"
 "                     regions split where the no-map flag starts and ends.\n"
-"  --format F         skip detection: fdt, multiboot2 or pvh\n"
+"  --format F         skip detection: fdt, multiboot2, pvh or efi\n"
 "  --info-addr ADDR   (also --dtb-addr) the address the blob was loaded at:\n"
 "                     reserve [ADDR, ADDR + its size) as the boot loader's\n"
 "                     blob. Without it the blob itself is not reserved, nor\n"
 "                     are the kernel image and boot stack: a file has no\n"
 "                     load address.\n"
 "\n"
-"Exit status: 0 success; 1 malformed input (the message names the problem);\n"
-"2 no usable memory. Warnings (overlapping reservations, reservations\n"
-"outside memory) go to standard error and do not change the status.\n";
+"Exit status: 0 success; 1 malformed input (the message names the problem)\n"
+"or a bad command line; 2 no usable memory (not one whole page of memory is\n"
+"left free); 3 too many regions (more than memblock or the reader holds).\n"
+"Warnings (overlapping reservations, reservations outside memory) go to\n"
+"standard error and do not change the status.\n";
+
+enum { EXIT_MALFORMED = 1, EXIT_NO_MEMORY = 2, EXIT_TOO_MANY = 3 };
 
 static int fail(int status, const char *file, const char *msg)
 {
 	fprintf(stderr, "memmap: %s: %s\n", file, msg);
 	return status;
+}
+
+/* Whether one whole, aligned page of memory is left free. */
+static bool usable_page(void)
+{
+	phys_addr_t start, end;
+	uint64_t i;
+
+	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &start, &end,
+				NULL)
+		/* The first whole page starts at start rounded up. */
+		if (start <= PHYS_ADDR_MAX - (PAGE_SIZE - 1) &&
+		    PHYS_PFN(start + PAGE_SIZE - 1) < PHYS_PFN(end))
+			return true;
+	return false;
+}
+
+/* The exit status for a reader's or memblock's error. */
+static int status_of(int err)
+{
+	switch (err) {
+	case -ENOMEM:	return EXIT_NO_MEMORY;
+	case -ENOSPC:	return EXIT_TOO_MANY;
+	default:	return EXIT_MALFORMED;
+	}
 }
 
 static unsigned char *read_file(const char *path, size_t *len)
@@ -133,7 +166,19 @@ int main(int argc, char **argv)
 	err = memmap_read(&opt, data, len, &map);
 	if (err) {
 		free(data);
-		return fail(err == -ENOMEM ? 2 : 1, opt.file, map.error);
+		return fail(status_of(err), opt.file, map.error);
+	}
+	free(data);
+	/* As every range: the exclusive end must be at most 2^64 - 1. */
+	if (opt.have_info_addr &&
+	    map.info_size > PHYS_ADDR_MAX - opt.info_addr) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "--info-addr %#llx: the %llu bytes "
+			 "of the blob run past the top of the address space",
+			 (unsigned long long)opt.info_addr,
+			 (unsigned long long)map.info_size);
+		return fail(EXIT_MALFORMED, opt.file, msg);
 	}
 	if (!opt.regions)
 		print_ranges(&map);
@@ -141,11 +186,24 @@ int main(int argc, char **argv)
 	if (!err && opt.have_info_addr)
 		err = boot_reserve(opt.info_addr, map.info_size,
 				   memmap_format_name(opt.format));
-	free(data);
+	/* memblock's arrays cannot grow here: they hold board addresses. */
+	if (err == -ENOMEM) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "too many regions: memblock holds "
+			 "%d memory and %d reserved regions",
+			 INIT_MEMBLOCK_REGIONS, INIT_MEMBLOCK_REGIONS);
+		return fail(EXIT_TOO_MANY, opt.file, msg);
+	}
 	if (err)
-		return fail(1, opt.file, "memblock refused the map (see above)");
+		return fail(EXIT_MALFORMED, opt.file,
+			    "memblock refused the map (see above)");
 	if (opt.regions)
-		return print_regions();
-	boot_memory_report(printf);
+		print_regions();
+	else
+		boot_memory_report(printf);
+	if (!usable_page())
+		return fail(EXIT_NO_MEMORY, opt.file, "no usable memory: not one "
+			    "whole page of memory is left free");
 	return 0;
 }

@@ -11,6 +11,7 @@ enum memmap_format {
 	MEMMAP_FDT,
 	MEMMAP_MULTIBOOT2,
 	MEMMAP_PVH,
+	MEMMAP_EFI,
 };
 
 struct memmap_options {

@@ -23,6 +23,9 @@ int read_blob(enum test_reader reader, const void *data, size_t len)
 	case READ_MULTIBOOT2:
 		err = multiboot2_memory_parse(copy, len, &test_map);
 		break;
+	case READ_EFI:
+		err = efi_memmap_parse(copy, len, &test_map);
+		break;
 	default:
 		err = pvh_memory_parse(&pvh, 0, &test_map);
 		break;

@@ -8,13 +8,15 @@
 
 #include <string.h>
 #include <boot/bootmem.h>
+#include <boot/efi.h>
 #include <boot/readers.h>
 #include <lib/errno.h>
 #include "../mm/harness.h"
 
 extern struct boot_memmap test_map;
 
-enum test_reader { READ_FDT, READ_MULTIBOOT2, READ_PVH_FILE, READ_PVH_PHYS };
+enum test_reader { READ_FDT, READ_MULTIBOOT2, READ_PVH_FILE, READ_PVH_PHYS,
+		   READ_EFI };
 
 /* read_blob - run @reader on a heap copy of @len bytes of @data. */
 int read_blob(enum test_reader reader, const void *data, size_t len);

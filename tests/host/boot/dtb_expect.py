@@ -14,7 +14,11 @@ output (dtc's parser, not ours) with the rules buddyboot documents:
             cell or is above 4; reg with cells outside 1..2 or a length
             that is not a whole number of entries; a range past 2^64 - 1;
             a malformed initrd (length not 4/8, one end missing, end < start)
-  exit 2    no memory range of non-zero size
+  exit 2    no memory range of non-zero size, or not one whole page
+            (PAGE_SIZE, aligned) of memory left outside the reservations
+  exit 3    too many regions: more than READER_MAX ranges in the blob, or
+            more than MEMBLOCK_MAX regions in memory or reserved once
+            merged (memblock refuses the map)
 
 then merged as memblock merges (unions; adjacent regions with the same
 flags join) and printed one line per region sorted by base, memory first
@@ -29,7 +33,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', '..', 'runner'))
+from ktap import KtapWriter  # noqa: E402
+
 TOP = (1 << 64) - 1
+PAGE_SIZE = 4096        # the host build's (arch/host)
+READER_MAX = 1024       # tools/memmap/memmap.c: MEMMAP_MAX_RANGES
+MEMBLOCK_MAX = 128      # include/mm/memblock.h: INIT_MEMBLOCK_REGIONS
 
 
 class Bad(Exception):
@@ -211,8 +222,31 @@ def expected(path):
     memory = [r for r in memory if r[1]]
     if not memory:
         return 2, []
-    return 0, regions(memory, [r for r in reserved + nomap if r[1]],
-                      [r for r in nomap if r[1]])
+    taken = [r for r in reserved + nomap if r[1]]
+    if len(memory) + len(taken) > READER_MAX:
+        return 3, []
+    lines = regions(memory, taken, [r for r in nomap if r[1]])
+    if max(sum(t.startswith(k) for t in lines)
+           for k in ('memory', 'reserved')) > MEMBLOCK_MAX:
+        return 3, []
+    if not usable_page(union(memory), union(taken)):
+        return 2, lines
+    return 0, lines
+
+
+def usable_page(memory, taken):
+    """Whether a whole, aligned page of memory lies outside taken."""
+    for b, e in memory:
+        for tb, te in taken + [[TOP + 1, TOP + 1]]:
+            if te <= b:
+                continue
+            first = -(-b // PAGE_SIZE) * PAGE_SIZE
+            if first + PAGE_SIZE <= min(e, tb):
+                return True
+            b = max(b, te)
+            if b >= e:
+                break
+    return False
 
 
 def union(ranges):
@@ -256,11 +290,9 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     memmap, files = sys.argv[1], sys.argv[2:]
-    print('KTAP version 1')
-    print('1..%d' % len(files))
-    failed = 0
+    ktap = KtapWriter(len(files))
     with tempfile.TemporaryDirectory() as tmp:
-        for i, f in enumerate(files, 1):
+        for f in files:
             path = f
             if f.endswith('.gz'):
                 path = os.path.join(tmp, os.path.basename(f)[:-3])
@@ -269,20 +301,15 @@ def main():
             want_rc, want = expected(path)
             rc, got, err = actual(memmap, path)
             ok = rc == want_rc and (rc != 0 or got == want)
-            name = os.path.basename(f).replace(' ', '_')
-            print('%sok %d %s' % ('' if ok else 'not ', i, name))
             if not ok:
-                failed += 1
-                print('# %s: expected exit %d, memmap exited %d' %
-                      (f, want_rc, rc))
-                for line in want:
-                    print('#   want: ' + line)
-                for line in got:
-                    print('#   got:  ' + line)
+                ktap.diag('%s: expected exit %d, memmap exited %d' %
+                          (f, want_rc, rc))
+                ktap.diag('\n'.join(['  want: ' + line for line in want] +
+                                    ['  got:  ' + line for line in got]))
                 if err:
-                    print('#   stderr: ' + err.splitlines()[-1])
-    sys.exit(1 if failed else 0)
-
+                    ktap.diag('  stderr: ' + err.splitlines()[-1])
+            ktap.result(ok, os.path.basename(f))
+    sys.exit(ktap.status())
 
 if __name__ == '__main__':
     main()

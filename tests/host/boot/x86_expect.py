@@ -12,6 +12,10 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', '..', 'runner'))
+from ktap import KtapWriter  # noqa: E402
+
 
 def union(ranges):
     out = []
@@ -66,30 +70,31 @@ def expected(path):
     return [t for _, _, t in sorted(lines)]
 
 
+def check_files(memmap, files, expected):
+    """Run `memmap --regions` on each file, compare with expected(path),
+    print KTAP. Return: the exit status (1 if any differs)."""
+    ktap = KtapWriter(len(files))
+    for path in files:
+        want = expected(path)
+        r = subprocess.run([memmap, '--regions', path], capture_output=True,
+                           text=True)
+        got = r.stdout.splitlines()
+        ok = bool(r.returncode == 0 and got == want and want)
+        if not ok:
+            ktap.diag('exit %d; stderr: %s' % (r.returncode, r.stderr.strip()))
+            ktap.diag('\n'.join(['  want: ' + line for line in want] +
+                                ['  got:  ' + line for line in got]))
+        ktap.result(ok, os.path.basename(path))
+    return ktap.status()
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     memmap, folder = sys.argv[1:]
     files = sorted(os.path.join(folder, f) for f in os.listdir(folder)
                    if f.endswith('.bin'))
-    print('KTAP version 1')
-    print('1..%d' % len(files))
-    failed = 0
-    for i, path in enumerate(files, 1):
-        want = expected(path)
-        r = subprocess.run([memmap, '--regions', path], capture_output=True,
-                           text=True)
-        got = r.stdout.splitlines()
-        ok = r.returncode == 0 and got == want and want
-        print('%sok %d %s' % ('' if ok else 'not ', i, os.path.basename(path)))
-        if not ok:
-            failed += 1
-            print('# exit %d; stderr: %s' % (r.returncode, r.stderr.strip()))
-            for line in want:
-                print('#   want: ' + line)
-            for line in got:
-                print('#   got:  ' + line)
-    sys.exit(1 if failed or not files else 0)
+    sys.exit(check_files(memmap, files, expected))
 
 
 if __name__ == '__main__':

@@ -3,26 +3,22 @@
 #   - mm/ builds freestanding (-nostdinc, no libc) with each cross compiler
 #     and page size, at the default MAX_PAGE_ORDER and at the largest;
 #   - an impossible geometry fails with a sentence saying why;
-#   - the old name (MAX_ + ORDER) does not compile.
+#   - the old name (MAX_ + ORDER) does not compile;
+#   - make refuses a MAX_PAGE_ORDER that is not a decimal number, with a
+#     sentence (010 would otherwise be read as octal by the compiler).
 # Run from anywhere; exit status 0 iff every case passed.
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
 
 WARN="-std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
  -Wmissing-prototypes -Wno-unused-parameter -ffreestanding -fno-builtin"
-n=0 failed=0
+. tests/lib/ktap.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-result() {	# result ok|fail NAME
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $2"
-	else
-		sed 's/^/# /' "$tmp/log" | head -n 20
-		echo "not ok $n $2"
-		failed=$((failed + 1))
-	fi
+result() {	# result ok|fail NAME: on a failure, the log as diagnostics
+	[ "$1" = ok ] || ktap_diag "$(head -n 20 "$tmp/log")"
+	ktap_result "$1" "$2"
 }
 
 # kcc ARCH PAGE_SHIFT [extra flags...]: the kernel's freestanding compile
@@ -70,8 +66,6 @@ refused() {
 	fi
 }
 
-echo "KTAP version 1"
-echo "1..13"
 build_mm mm_freestanding_riscv64 riscv64 12
 build_mm mm_freestanding_riscv64_order15 riscv64 12 -DCONFIG_MAX_PAGE_ORDER=15
 build_mm mm_freestanding_x86_64 x86_64 12
@@ -99,5 +93,24 @@ printf '#include <mm/mm.h>\nint y(void) { return get_order(1) + MAX_PAGE_ORDER; 
 kcc riscv64 12 -Wno-missing-prototypes -c "$tmp/u.c" -o "$tmp/out.o" >"$tmp/log" 2>&1 &&
 	result ok umbrella_header_freestanding || result fail umbrella_header_freestanding
 build_mm mm_freestanding_aarch64_64k_order0 aarch64 16 -DCONFIG_MAX_PAGE_ORDER=0
-echo "# build checks: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+
+# make_refuses NAME VALUE: make MAX_PAGE_ORDER=VALUE stops with a sentence
+make_refuses() {
+	if make -s --no-print-directory MAX_PAGE_ORDER="$2" print-qemu \
+		>"$tmp/log" 2>&1; then
+		echo "make took MAX_PAGE_ORDER=$2" >>"$tmp/log"
+		result fail "$1"
+	elif grep -q "is not a decimal number" "$tmp/log"; then
+		result ok "$1"
+	else
+		result fail "$1"
+	fi
+}
+make_refuses make_order_octal_refused 010
+make_refuses make_order_09_refused 09
+make_refuses make_order_hex_refused 0x8
+make_refuses make_order_sign_refused +8
+make_refuses make_order_word_refused ten
+MAX_PAGE_ORDER=0 make -s --no-print-directory print-qemu >"$tmp/log" 2>&1 &&
+	result ok make_order_0_accepted || result fail make_order_0_accepted
+ktap_finish

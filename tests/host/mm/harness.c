@@ -1,10 +1,12 @@
 /*
  * harness.c - run host test cases one after another in one process, each
- * from a freshly reset memblock and buddy allocator, and print KTAP.
+ * from a freshly reset memblock and buddy allocator, and print KTAP through
+ * lib/ktap.c, the kernel's own emitter.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <lib/ktap.h>
 #include <mm/test_reset.h>
 #include "harness.h"
 
@@ -65,10 +67,11 @@ static void print_captured(void)
 
 int host_test_main(const struct host_test *tests, size_t n)
 {
-	unsigned int failed = 0;
+	struct ktap k;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("KTAP version 1\n1..%zu\n", n);
+	host_console_to_stdout();
+	ktap_header(&k, (unsigned int)n);
 	for (size_t i = 0; i < n; i++) {
 		bool ok;
 
@@ -78,13 +81,11 @@ int host_test_main(const struct host_test *tests, size_t n)
 		host_console_capture_start(true);
 		ok = tests[i].run();
 		host_console_capture_stop();
-		if (!ok) {
+		if (!ok)
 			print_captured();
-			failed++;
-		}
-		printf("%sok %zu %s\n", ok ? "" : "not ", i + 1, tests[i].name);
+		ktap_result(&k, ok, tests[i].name);
 		unmap_all();
 	}
-	printf("# %zu passed, %u failed\n", n - failed, failed);
-	return failed ? 1 : 0;
+	ktap_diag("%u passed, %u failed", k.number - k.failed, k.failed);
+	return ktap_passed(&k) ? 0 : 1;
 }

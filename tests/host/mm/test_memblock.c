@@ -280,6 +280,10 @@ static bool queries(void)
 	EXPECT(memblock_is_region_memory(SZ_16M, SZ_16M), "whole");
 	EXPECT(!memblock_is_region_memory(SZ_16M, SZ_16M + 1), "past end");
 	EXPECT(!memblock_is_region_reserved(0, PHYS_ADDR_MAX), "none reserved");
+	EXPECT(memblock_reserve(SZ_16M, SZ_1M) == 0, "reserve");
+	EXPECT(memblock_is_region_reserved(SZ_16M + SZ_4K, 1), "one byte");
+	/* An empty range overlaps nothing, inside a reservation or not. */
+	EXPECT(!memblock_is_region_reserved(SZ_16M + SZ_4K, 0), "empty");
 	return true;
 }
 
@@ -438,6 +442,82 @@ static bool full_array_refuses_cleanly(void)
 	return true;
 }
 
+/* Fill both arrays with 1 MiB regions at odd MiB, 1, 3, 5, ... */
+static bool fill_both_arrays(void)
+{
+	memblock_reset_for_test();
+	for (unsigned int i = 0; i < INIT_MEMBLOCK_REGIONS; i++) {
+		EXPECT(memblock_add(SZ_1M * (2 * i + 1), SZ_1M) == 0, "add %u", i);
+		EXPECT(memblock_reserve(SZ_1M * (2 * i + 1), SZ_1M) == 0, "r %u", i);
+	}
+	return true;
+}
+
+/* A full array still does everything that needs no new slot. */
+static bool full_array_does_what_needs_no_slot(void)
+{
+	const unsigned long full = INIT_MEMBLOCK_REGIONS;
+	const phys_addr_t top = SZ_1M * 2 * full;
+
+	EXPECT(fill_both_arrays(), "fill");
+	EXPECT(memblock_remove(SZ_1M * 3, SZ_1M) == 0, "remove one region");
+	EXPECT(memblock.memory.cnt == full - 1 &&
+	       !memblock_is_memory(SZ_1M * 3), "removed");
+	EXPECT(fill_both_arrays(), "fill");
+	EXPECT(memblock_remove(SZ_1M * 2, SZ_1M) == 0, "remove a gap");
+	EXPECT(memblock_remove(top + SZ_1G, SZ_1M) == 0, "remove above all");
+	EXPECT(memblock.memory.cnt == full, "nothing removed");
+	EXPECT(memblock_phys_free(SZ_1M * 5, SZ_1M) == 0, "free one region");
+	EXPECT(memblock.reserved.cnt == full - 1 &&
+	       !memblock_is_region_reserved(SZ_1M * 5, SZ_1M), "freed");
+	EXPECT(fill_both_arrays(), "fill");
+	EXPECT(memblock_mark_nomap(SZ_1M * 7, SZ_1M) == 0, "no-map one region");
+	EXPECT(memblock.memory.cnt == full &&
+	       memblock.memory.regions[3].flags == MEMBLOCK_NOMAP, "flagged");
+	EXPECT(memblock_clear_nomap(SZ_1M * 7, SZ_1M) == 0, "and back");
+	EXPECT(memblock.memory.regions[3].flags == MEMBLOCK_NONE, "cleared");
+	/* Bridging two regions leaves one fewer; touching one grows it. */
+	EXPECT(memblock_add(SZ_1M * 2, SZ_1M) == 0, "bridge");
+	EXPECT(memblock.memory.cnt == full - 1 &&
+	       memblock_is_region_memory(SZ_1M, SZ_1M * 3), "bridged");
+	EXPECT(fill_both_arrays(), "fill");
+	EXPECT(memblock_add(top, SZ_1M) == 0 && memblock_add(0, SZ_1M) == 0,
+	       "grow the last and the first");
+	EXPECT(memblock_reserve(SZ_1M * 2, SZ_1M * 3) == 0, "bridge three");
+	EXPECT(memblock.memory.cnt == full && memblock.reserved.cnt == full - 2,
+	       "%lu memory, %lu reserved", memblock.memory.cnt,
+	       memblock.reserved.cnt);
+	EXPECT(memblock.memory.total_size == SZ_1M * (full + 2) &&
+	       memblock.reserved.total_size == SZ_1M * (full + 2), "totals");
+	/* What does need a slot is still refused, and changes nothing. */
+	EXPECT(memblock_add(SZ_1G * 4, SZ_1M) == -ENOMEM, "new region");
+	EXPECT(memblock_remove(top - SZ_1M + SZ_4K, SZ_4K) == -ENOMEM, "split");
+	EXPECT(memblock.memory.cnt == full &&
+	       memblock.memory.total_size == SZ_1M * (full + 2), "unchanged");
+	return true;
+}
+
+
+/* Capping memory never fails and leaves nothing above the cap. */
+static bool cap_memory_on_a_full_array(void)
+{
+	const phys_addr_t limit = SZ_1M * 5 + SZ_4K;
+
+	EXPECT(fill_both_arrays(), "fill");
+	EXPECT(memblock_cap_memory(SZ_1G * 4) == 0, "nothing above");
+	EXPECT(memblock.memory.cnt == INIT_MEMBLOCK_REGIONS, "kept");
+	EXPECT(memblock_cap_memory(limit) == 0, "cap");
+	EXPECT(memblock_end_of_DRAM() <= limit && memblock.memory.cnt == 2,
+	       "end %#llx, %lu regions",
+	       (unsigned long long)memblock_end_of_DRAM(), memblock.memory.cnt);
+	EXPECT(console_says("dropping [0x500000-0x501000)"), "reported");
+	memblock_reset_for_test();
+	EXPECT(memblock_add(0, SZ_16M) == 0 && memblock_cap_memory(SZ_1M) == 0,
+	       "cap with room");
+	EXPECT(MEMORY_IS({ 0, SZ_1M }), "split at the cap");
+	return true;
+}
+
 /* With resize allowed, a full reserved array doubles inside memory. */
 static bool full_reserved_array_grows(void)
 {
@@ -541,6 +621,8 @@ static const struct host_test tests[] = {
 	HOST_TEST(alloc_never_returns_zero),
 	HOST_TEST(alloc_zeroes_and_maps),
 	HOST_TEST(full_array_refuses_cleanly),
+	HOST_TEST(full_array_does_what_needs_no_slot),
+	HOST_TEST(cap_memory_on_a_full_array),
 	HOST_TEST(full_reserved_array_grows),
 	HOST_TEST(full_memory_array_grows),
 	HOST_TEST(full_array_without_room_refuses),

@@ -484,6 +484,63 @@ static bool handoff_without_memory_refused(void)
 	return true;
 }
 
+/*
+ * Every entry point after a hand-off that was refused because no page
+ * metadata could be placed: the documented failure, and a sound state.
+ * The allocator starts all zero, as the kernel's BSS does.
+ */
+static bool refused_handoff_leaves_a_sound_empty_allocator(void)
+{
+	char buf[PAGE_SIZE * 2];
+	unsigned long addr;
+
+	memset(&page_allocator, 0, sizeof(page_allocator));
+	machine_map(SZ_1G);
+	EXPECT(memblock_add(16 * SZ_1M, 16 * SZ_1M) == 0, "bank");
+	EXPECT(memblock_reserve(16 * SZ_1M, 16 * SZ_1M) == 0, "all reserved");
+	EXPECT(memblock_free_all() == 0, "nothing to hand off");
+	EXPECT(console_says("cannot allocate"), "reported");
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+		EXPECT(!alloc_pages(0, o), "alloc_pages order %u", o);
+	EXPECT(!alloc_pages(__GFP_ZERO, 0), "zeroed");
+	EXPECT(__get_free_pages(0, 0) == 0 && get_zeroed_page(0) == 0, "by address");
+	EXPECT(free_pages_checked(NULL, 0) == FREE_REFUSED_OUT_OF_RANGE, "free");
+	addr = (unsigned long)(((uintptr_t)buf + PAGE_SIZE) & PAGE_MASK);
+	console_clear();
+	free_pages(addr, 0);
+	EXPECT(console_says("out of range"), "free by address refused");
+	EXPECT(!pfn_to_page(PHYS_PFN(16 * SZ_1M)) && !virt_to_page(buf), "no page");
+	EXPECT(nr_free_pages() == 0 && nr_managed_pages() == 0, "counts");
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+		EXPECT(nr_free_blocks(o) == 0, "order %u", o);
+	show_buddyinfo();
+	EXPECT_SOUND();
+	return true;
+}
+
+/* A hole inside one map chunk has no struct page for the caller. */
+static bool pfn_to_page_null_in_a_hole_inside_a_chunk(void)
+{
+	const phys_addr_t base = STD_BASE;
+
+	machine_map(4 * SZ_1G);
+	/* Two banks 16 pages apart: one chunk holds both and the hole. */
+	EXPECT(memblock_add(base, 16 * SZ_4K) == 0, "low bank");
+	EXPECT(memblock_add(base + 32 * SZ_4K, TOP_BYTES) == 0, "high bank");
+	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_reserve(base + 4 * SZ_4K, SZ_4K) == 0, "a reservation");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	for (unsigned long i = 16; i < 32; i++) {
+		EXPECT(!pfn_to_page(PHYS_PFN(base) + i), "hole page %lu", i);
+		EXPECT(!virt_to_page(phys_to_virt(base + i * SZ_4K + 8)), "by address");
+	}
+	EXPECT(pfn_to_page(PHYS_PFN(base)) && pfn_to_page(PHYS_PFN(base) + 15) &&
+	       pfn_to_page(PHYS_PFN(base) + 32), "memory has pages");
+	EXPECT(pfn_to_page(PHYS_PFN(base) + 4), "a reserved page of memory too");
+	EXPECT_SOUND();
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(split_and_merge_every_order),
 	HOST_TEST(merge_stops_at_max_page_order),
@@ -500,6 +557,8 @@ static const struct host_test tests[] = {
 	HOST_TEST(metadata_one_byte_per_page),
 	HOST_TEST(handoff_twice_and_memblock_after_refused),
 	HOST_TEST(handoff_without_memory_refused),
+	HOST_TEST(refused_handoff_leaves_a_sound_empty_allocator),
+	HOST_TEST(pfn_to_page_null_in_a_hole_inside_a_chunk),
 };
 
 int main(void)

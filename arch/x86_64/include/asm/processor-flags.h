@@ -49,5 +49,6 @@
 /* Which entry point the loader used, for x86_start(). */
 #define X86_ENTRY_MULTIBOOT2 1 /* ELF entry: GRUB's multiboot2 */
 #define X86_ENTRY_PVH	     2 /* XEN_ELFNOTE_PHYS32_ENTRY: QEMU -kernel */
+#define X86_ENTRY_EFI	     3 /* efi_entry64: BOOTX64.EFI (efi_entry.S) */
 
 #endif /* ASM_PROCESSOR_FLAGS_H */

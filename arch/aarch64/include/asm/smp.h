@@ -1,0 +1,46 @@
+/*
+ * asm/smp.h - aarch64's per-CPU register and spin hints (see
+ * include/arch/smp.h).
+ *
+ * The per-CPU offset lives in TPIDR_EL1, which EL0 cannot read and the
+ * compiler never uses (EL1 thread pointer; no TLS in buddyboot). entry.S
+ * zeroes it at the boot CPU's entry; a secondary CPU's entry loads its own.
+ */
+#ifndef ASM_SMP_H
+#define ASM_SMP_H
+
+static inline unsigned long arch_percpu_offset(void)
+{
+	unsigned long off;
+
+	/* Not volatile: it does not change under a CPU's feet. */
+	__asm__("mrs %0, tpidr_el1" : "=r"(off));
+	return off;
+}
+
+static inline void arch_set_percpu_offset(unsigned long off)
+{
+	__asm__ volatile("msr tpidr_el1, %0" : : "r"(off) : "memory");
+}
+
+static inline void arch_cpu_relax(void)
+{
+	__asm__ volatile("yield" ::: "memory");
+}
+
+/* DAIF: mask I and F (and the rest), return the old DAIF. */
+static inline unsigned long arch_local_irq_save(void)
+{
+	unsigned long flags;
+
+	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #3"
+			 : "=r"(flags) : : "memory");
+	return flags;
+}
+
+static inline void arch_local_irq_restore(unsigned long flags)
+{
+	__asm__ volatile("msr daif, %0" : : "r"(flags) : "memory");
+}
+
+#endif /* ASM_SMP_H */

@@ -1,0 +1,51 @@
+/*
+ * asm/smp.h - the host's "per-CPU register": every thread that calls in
+ * is a CPU (see arch/host/smp.c and include/smp/smp.h).
+ *
+ * The per-CPU offset is a thread-local variable. A thread that has not
+ * called in yet gets a CPU number and a per-CPU area on its first
+ * this_cpu_ptr() or smp_processor_id(), so that mm/ code runs unchanged
+ * on any thread. Spinning yields the host CPU: test threads outnumber the
+ * host's cores, and a waiter that spins on while the holder waits for a
+ * core only burns time. Interrupts do not exist: irqsave is a no-op.
+ */
+#ifndef ASM_SMP_H
+#define ASM_SMP_H
+
+#include <sched.h>
+#include <lib/types.h>
+
+extern __thread bool host_cpu_registered;
+extern __thread unsigned long host_percpu_offset;
+
+/* host_cpu_register - number this thread and give it an area. */
+unsigned long host_cpu_register(void);
+
+static inline unsigned long arch_percpu_offset(void)
+{
+	if (__builtin_expect(!host_cpu_registered, 0))
+		return host_cpu_register();
+	return host_percpu_offset;
+}
+
+static inline void arch_set_percpu_offset(unsigned long off)
+{
+	host_percpu_offset = off;
+}
+
+static inline void arch_cpu_relax(void)
+{
+	sched_yield();
+}
+
+static inline unsigned long arch_local_irq_save(void)
+{
+	return 0;
+}
+
+static inline void arch_local_irq_restore(unsigned long flags)
+{
+	(void)flags;
+}
+
+#endif /* ASM_SMP_H */

@@ -1,0 +1,150 @@
+/*
+ * smp.c - threads as CPUs: the host's smp_processor_id(), per-CPU areas,
+ * on_each_cpu() and CPU-dead hooks, so that mm/ code written for several
+ * CPUs runs, unchanged, on host threads (under ThreadSanitizer too).
+ *
+ * A thread becomes a CPU on its first smp_processor_id() or this_cpu_ptr():
+ * it takes the lowest free number, that number's per-CPU area (CPU 0's is
+ * the section itself, the others are allocated on first use, zeroed,
+ * cache-line aligned) and its online bit. When it exits, a thread-specific
+ * key's destructor runs the smp_register_cpu_dead() hooks on that thread,
+ * still as that CPU, then gives the number back. A number given out again
+ * finds its per-CPU area as the hooks left it, as a CPU that comes back
+ * does in Linux. More threads than NR_CPUS at once is a panic: the
+ * numbers are what per-CPU arrays are indexed by.
+ *
+ * on_each_cpu() runs the function on the calling thread only: another
+ * thread cannot be interrupted to run it. smp.h says so.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arch/poweroff.h>
+#include <smp/smp.h>
+#include "../../smp/internal.h"
+
+#define MAX_CPU_DEAD_HOOKS	8
+
+__thread bool host_cpu_registered;
+__thread unsigned long host_percpu_offset;
+static __thread unsigned int host_cpu_id;
+
+/* Everything below is under cpus_lock. */
+static pthread_mutex_t cpus_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool cpu_taken[NR_CPUS];
+static char *cpu_area[NR_CPUS];		/* CPU n's copy; [0]: the section */
+static void (*cpu_dead_hooks[MAX_CPU_DEAD_HOOKS])(unsigned int cpu);
+static unsigned int nr_cpu_dead_hooks;
+
+static pthread_key_t cpu_exit_key;
+static pthread_once_t cpu_exit_key_once = PTHREAD_ONCE_INIT;
+
+static void cpu_exit(void *value);
+
+static void make_cpu_exit_key(void)
+{
+	if (pthread_key_create(&cpu_exit_key, cpu_exit))
+		abort();
+}
+
+/* The panic for one thread too many: printk would number this thread. */
+static void too_many_threads(void)
+{
+	fprintf(stderr, "PANIC: more than NR_CPUS=%d threads call in at "
+		"once: thread %ld gets no CPU number\n", NR_CPUS,
+		(long)gettid());
+	arch_poweroff(POWEROFF_FAIL);
+}
+
+unsigned long host_cpu_register(void)
+{
+	size_t size = percpu_area_size();
+	unsigned int cpu;
+
+	pthread_once(&cpu_exit_key_once, make_cpu_exit_key);
+	pthread_mutex_lock(&cpus_lock);
+	for (cpu = 0; cpu < NR_CPUS && cpu_taken[cpu]; cpu++)
+		;
+	if (cpu == NR_CPUS) {
+		pthread_mutex_unlock(&cpus_lock);
+		too_many_threads();
+	}
+	cpu_taken[cpu] = true;
+	if (!cpu_area[cpu]) {
+		cpu_area[cpu] = cpu ? aligned_alloc(PERCPU_AREA_ALIGN, size)
+				    : __per_cpu_start;
+		if (!cpu_area[cpu])
+			abort();
+		if (cpu)
+			memset(cpu_area[cpu], 0, size);
+	}
+	__per_cpu_offset[cpu] = (uintptr_t)cpu_area[cpu] -
+				(uintptr_t)__per_cpu_start;
+	pthread_mutex_unlock(&cpus_lock);
+
+	host_cpu_id = cpu;
+	host_percpu_offset = __per_cpu_offset[cpu];
+	host_cpu_registered = true;
+	*this_cpu_ptr(&cpu_number) = cpu;
+	smp_set_hwid(cpu, (unsigned long)gettid());
+	smp_set_online(cpu, true);
+	/* Any non-NULL value: the destructor runs only for those. */
+	pthread_setspecific(cpu_exit_key, (void *)1);
+	return host_percpu_offset;
+}
+
+/* The exiting thread, still CPU host_cpu_id: hooks, then the number back. */
+static void cpu_exit(void *value)
+{
+	unsigned int cpu = host_cpu_id, n;
+	void (*hooks[MAX_CPU_DEAD_HOOKS])(unsigned int cpu);
+
+	(void)value;
+	pthread_mutex_lock(&cpus_lock);
+	n = nr_cpu_dead_hooks;
+	memcpy(hooks, cpu_dead_hooks, sizeof(hooks));
+	pthread_mutex_unlock(&cpus_lock);
+	for (unsigned int i = 0; i < n; i++)
+		hooks[i](cpu);
+
+	smp_set_online(cpu, false);
+	pthread_mutex_lock(&cpus_lock);
+	cpu_taken[cpu] = false;
+	pthread_mutex_unlock(&cpus_lock);
+	host_cpu_registered = false;
+}
+
+unsigned int smp_processor_id(void)
+{
+	if (__builtin_expect(!host_cpu_registered, 0))
+		host_cpu_register();
+	return host_cpu_id;
+}
+
+void smp_prepare_boot_cpu(unsigned long hwid)
+{
+	(void)hwid;
+	smp_processor_id();
+}
+
+void smp_register_cpu_dead(void (*fn)(unsigned int cpu))
+{
+	pthread_mutex_lock(&cpus_lock);
+	if (nr_cpu_dead_hooks == MAX_CPU_DEAD_HOOKS) {
+		pthread_mutex_unlock(&cpus_lock);
+		fprintf(stderr, "PANIC: more than %d cpu-dead hooks\n",
+			MAX_CPU_DEAD_HOOKS);
+		arch_poweroff(POWEROFF_FAIL);
+	}
+	cpu_dead_hooks[nr_cpu_dead_hooks++] = fn;
+	pthread_mutex_unlock(&cpus_lock);
+}
+
+void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait)
+{
+	(void)wait;
+	smp_processor_id();
+	fn(arg);
+}

@@ -1,0 +1,122 @@
+/*
+ * smp.c - riscv64's part of bringing harts up (include/arch/smp.h).
+ *
+ * Harts are started through the SBI HSM extension: hart_start(hartid,
+ * riscv_secondary_entry, its struct secondary_boot). Any hart may be the
+ * boot hart, 0 or not: the list comes from the device tree, the boot
+ * hart's id from OpenSBI in a0.
+ *
+ * The lottery. OpenSBI (fw_jump and fw_dynamic alike, 1.1 and later)
+ * runs its own cold-boot lottery and sends only the winner to _start; the
+ * others wait in its HSM, STOPPED, until hart_start. A loader that sends
+ * every hart to _start instead (as some do for Linux) meets entry.S's
+ * lottery: the first hart there boots, and every other waits in
+ * riscv_lottery_wait for an entry with its hart id in riscv_release[].
+ * arch_cpu_start() writes that entry before it asks the SBI, so either
+ * way ends in riscv_secondary_entry: hart_start succeeds for a STOPPED
+ * hart, and answers "already available" for one that is running, which
+ * here means it is waiting in the table and has just been released.
+ *
+ * arch_clock_ns() reads the `time` CSR at the device tree's
+ * timebase-frequency.
+ */
+#include <arch/memory.h>
+#include <arch/smp.h>
+#include <boot/cpus.h>
+#include <lib/atomic.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include "csr.h"
+#include "sbi.h"
+#include "smp.h"
+
+void riscv_secondary_entry(void);
+
+_Static_assert(__builtin_offsetof(struct secondary_boot, stack_top) ==
+			       SB_STACK_TOP &&
+		       __builtin_offsetof(struct secondary_boot,
+					  percpu_offset) == SB_PERCPU_OFFSET,
+	       "smp.h offsets must match struct secondary_boot.");
+
+struct riscv_release {
+	unsigned long hartid;
+	struct secondary_boot *boot;	/* store-release after hartid */
+};
+
+_Static_assert(sizeof(struct riscv_release) == RELEASE_SIZE &&
+		       __builtin_offsetof(struct riscv_release, boot) ==
+			       RELEASE_BOOT,
+	       "smp.h offsets must match struct riscv_release.");
+
+/*
+ * In .data, not BSS: harts that lost the lottery read it while the boot
+ * hart clears BSS. Entry n is written once, by the boot hart, for CPU n.
+ */
+__section(".data.riscv_release") struct riscv_release riscv_release[NR_CPUS];
+
+/* QEMU's virt and most boards tick at 10 MHz; the device tree says. */
+#define DEFAULT_TIMEBASE_HZ	10000000ULL
+
+/* Written by the boot hart in arch_smp_prepare_cpus(), read after. */
+static uint64_t timebase_hz = DEFAULT_TIMEBASE_HZ;
+
+int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
+{
+	struct sbiret ret;
+
+	if (cpus->timebase_hz)
+		timebase_hz = cpus->timebase_hz;
+	else
+		printk("smp: no timebase-frequency in /cpus: timeouts assume "
+		       "%llu Hz\n", DEFAULT_TIMEBASE_HZ);
+	ret = sbi_call(SBI_EXT_BASE, SBI_BASE_PROBE_EXTENSION, SBI_EXT_HSM,
+		       0, 0);
+	if (ret.error || !ret.value) {
+		printk("smp: the SBI firmware has no HSM extension: harts "
+		       "cannot be started\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int sbi_errno(long error)
+{
+	switch (error) {
+	case SBI_ERR_INVALID_PARAM:	return -EINVAL;
+	case SBI_ERR_INVALID_ADDRESS:	return -EFAULT;
+	default:			return -EIO;
+	}
+}
+
+int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
+{
+	struct riscv_release *rel = &riscv_release[boot->cpu];
+	struct sbiret ret;
+
+	if (desc->method != CPU_ENABLE_SBI_HSM)
+		return -EINVAL;
+	/* For a hart waiting in riscv_lottery_wait: id, then the release. */
+	WRITE_ONCE(rel->hartid, desc->hwid);
+	smp_store_release(&rel->boot, boot);
+
+	/* The MMU is off: these addresses are physical as they are. */
+	ret = sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, desc->hwid,
+		       (unsigned long)virt_to_phys(riscv_secondary_entry),
+		       (unsigned long)virt_to_phys(boot));
+	if (ret.error == SBI_ERR_ALREADY_AVAILABLE)
+		return 0;	/* running: the release above starts it */
+	if (ret.error) {
+		printk("smp: SBI hart_start(%lu) failed: SBI error %ld\n",
+		       desc->hwid, ret.error);
+		return sbi_errno(ret.error);
+	}
+	return 0;
+}
+
+uint64_t arch_clock_ns(void)
+{
+	uint64_t t = csr_read(time);
+
+	return t / timebase_hz * 1000000000ULL +
+	       t % timebase_hz * 1000000000ULL / timebase_hz;
+}

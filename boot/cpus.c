@@ -1,0 +1,69 @@
+/*
+ * cpus.c - which reader finds the CPUs, by boot protocol (kernel only:
+ * it reaches the boot info through phys_to_virt()).
+ *
+ *   device tree          fdt_read_cpus() on the DTB (riscv64, aarch64)
+ *   PVH, multiboot2, EFI acpi_read_cpus(): the MADT, through the RSDP the
+ *                        loader gives or the firmware's areas hold
+ *                        (acpi_boot_rsdp()); with no RSDP or no MADT,
+ *                        the boot CPU alone, said in one line
+ *   nothing              the boot CPU alone
+ */
+#include <arch/memory.h>
+#include <boot/acpi.h>
+#include <boot/cpus.h>
+#include <boot/fdt.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+
+static void boot_cpu_alone(unsigned long boot_hwid, struct boot_cpus *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->nr = 1;
+	out->cpu[0] = (struct cpu_desc){ .hwid = boot_hwid, .node = -1 };
+	out->boot_cpu_found = true;
+}
+
+static int cpus_from_acpi(enum boot_protocol proto, phys_addr_t info,
+			  unsigned long boot_hwid, struct boot_cpus *out)
+{
+	phys_addr_t rsdp = acpi_boot_rsdp(proto, info);
+	int err;
+
+	if (!rsdp) {
+		boot_cpu_alone(boot_hwid, out);
+		printk("cpus: no ACPI RSDP: running on the boot CPU alone\n");
+		return 0;
+	}
+	err = acpi_read_cpus(rsdp, boot_hwid, out);
+	if (err == -ENOENT) {
+		boot_cpu_alone(boot_hwid, out);
+		printk("cpus: no ACPI MADT: running on the boot CPU alone\n");
+		return 0;
+	}
+	return err;
+}
+
+int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
+		   unsigned long boot_hwid, struct boot_cpus *out)
+{
+	const void *p = phys_to_virt(info);
+	uint32_t size;
+
+	switch (proto) {
+	case BOOT_PROTO_FDT:
+		/* Only totalsize bytes are read; fdt_open() checks it. */
+		size = fdt_header_totalsize(p);
+		return fdt_read_cpus(p, size ? size : 8, boot_hwid, out);
+	case BOOT_PROTO_PVH:
+	case BOOT_PROTO_MULTIBOOT2:
+	case BOOT_PROTO_EFI:
+		return cpus_from_acpi(proto, info, boot_hwid, out);
+	default:
+		boot_cpu_alone(boot_hwid, out);
+		printk("cpus: no boot information to find other CPUs in: "
+		       "running on the boot CPU alone\n");
+		return 0;
+	}
+}

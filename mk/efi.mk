@@ -1,0 +1,116 @@
+# efi.mk - BOOT=efi: boot as a UEFI application from an EFI system
+# partition, as a PC or an arm64 server does.
+#
+#   make run ARCH=x86_64 BOOT=efi
+#
+# The firmware (OVMF on x86_64) finds the removable-media default,
+# EFI/BOOT/BOOT<ARCH>.EFI, on a FAT disk and starts it; the image's
+# efi_main (boot/efi/efi_main.c) reads the memory map, ends boot services
+# and enters the kernel with the map as its boot information. Nothing is
+# typed at the firmware. A target with this path sets, in its arch.mk:
+#   EFI_IMAGE_NAME    the default file name (BOOTX64.EFI, ...)
+#   QEMU_EFI_ARGS     the QEMU options that start the firmware
+#   EFI_PACKAGES      the Debian packages of the firmware
+# and either
+#   EFI_STUB_SRCS     a position-independent stub that carries the kernel
+#                     as a payload (x86_64, whose kernel runs at a fixed
+#                     address), with EFI_STUB_CFLAGS and EFI_STUB_LDFLAGS
+# or builds $(EFI_IMAGE) itself.
+#
+# The system partition is a FAT file system made without root (dosfstools,
+# mtools), 32 MiB, with no partition table: UEFI reads a whole-disk FAT
+# as removable media does. QEMU opens it read-only, so that several
+# configurations may boot the same image at once.
+
+EFI_DIR		:= $(BUILD_DIR)/efi
+EFI_IMAGE	:= $(EFI_DIR)/$(EFI_IMAGE_NAME)
+EFI_ESP		:= $(BUILD_DIR)/efi-esp.img
+EFI_ESP_KIB	:= 32768
+
+BOOTS		+= $(if $(QEMU_EFI_ARGS),efi)
+
+ifneq ($(EFI_IMAGE_NAME),)
+ARCH_IMAGES	+= $(EFI_IMAGE)
+endif
+
+# EFI_DUMP=1: the kernel prints the EFI boot information as hex
+# (tests/fixtures/efi/capture.sh builds it in a build tree of its own).
+KERNEL_CPPFLAGS	+= $(if $(EFI_DUMP),-DCONFIG_EFI_DUMP=1)
+
+ifeq ($(BOOT),efi)
+ARCH_IMAGES	+= $(EFI_ESP)
+RUN_PACKAGES	+= $(EFI_PACKAGES) dosfstools mtools
+QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
+		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \
+		  -device virtio-blk-pci,drive=esp
+endif
+
+ifneq ($(EFI_STUB_SRCS),)
+EFI_STUB_OBJS	:= $(patsubst %,$(EFI_DIR)/%.o,$(basename $(EFI_STUB_SRCS)))
+EFI_PAYLOAD	:= $(EFI_DIR)/kernel.bin
+# The kernel's link address, end (BSS and stacks included) and EFI entry.
+efi_sym		= $$($(NM) $(KERNEL_ELF) | awk '$$3 == "$(1)" { print "0x" $$1 }')
+EFI_STUB_DEFS	= -DEFI_KERNEL_START=$(call efi_sym,_start)ULL \
+		  -DEFI_KERNEL_END=$(call efi_sym,_end)ULL \
+		  -DEFI_KERNEL_ENTRY=$(call efi_sym,efi_entry64)ULL \
+		  -DEFI_PAYLOAD='"$(EFI_PAYLOAD)"'
+
+$(EFI_PAYLOAD): $(KERNEL_ELF)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  PAYLOAD $@"
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+# Every stub object depends on the kernel: the addresses are compiled in.
+$(EFI_DIR)/%.o: %.c $(KERNEL_ELF)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  CC      $@"
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(EFI_STUB_CFLAGS) $(EFI_STUB_DEFS) -MMD -MP -c $< -o $@
+
+$(EFI_DIR)/%.o: %.S $(EFI_PAYLOAD)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  AS      $@"
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(EFI_STUB_CFLAGS) $(EFI_STUB_DEFS) -D__ASSEMBLY__ -MMD -MP -c $< -o $@
+
+# One ELF object with one section of each kind (linker/efi-stub.ld), then
+# the PE32+ image from it.
+$(EFI_DIR)/stub.o: $(EFI_STUB_OBJS) linker/efi-stub.ld
+	$(Q)$(CROSS_COMPILE)ld -r -T linker/efi-stub.ld -o $@ $(EFI_STUB_OBJS)
+
+$(EFI_IMAGE): $(EFI_DIR)/stub.o
+	$(Q)echo "  EFI     $@"
+	$(Q)$(CROSS_COMPILE)ld $(EFI_STUB_LDFLAGS) -o $@ $<
+
+-include $(EFI_STUB_OBJS:.o=.d)
+endif
+
+efi_need	= command -v $(1) >/dev/null || { echo "error: building $@ \
+		  needs $(1): apt-get install dosfstools mtools (or make \
+		  deps)" >&2; exit 1; }
+
+$(EFI_ESP): $(EFI_IMAGE)
+	$(Q)echo "  ESP     $@"
+	$(Q)$(call efi_need,mkfs.vfat)
+	$(Q)$(call efi_need,mcopy)
+	$(Q)rm -f $@.tmp
+	$(Q)mkfs.vfat -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
+	$(Q)mmd -i $@.tmp ::EFI ::EFI/BOOT
+	$(Q)mcopy -i $@.tmp $< ::EFI/BOOT/$(EFI_IMAGE_NAME)
+	$(Q)mv $@.tmp $@
+
+.PHONY: print-efi-image print-objdump check-efi-images
+
+# For scripts/efi/check-images.sh: this target's EFI image, if it has one.
+print-efi-image:
+	$(info $(if $(EFI_IMAGE_NAME),$(EFI_IMAGE)))
+	@:
+
+print-objdump:
+	$(info $(OBJDUMP))
+	@:
+
+## check-efi-images: each target's EFI image has consistent PE32+ headers
+check-efi-images:
+	$(Q)scripts/efi/check-images.sh
+
+check: check-efi-images
+TEST_SUITES	+= check-efi-images=scripts/efi/check-images.sh

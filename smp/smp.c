@@ -1,0 +1,246 @@
+/*
+ * smp.c - bringing every CPU up: smp_init() on the boot CPU, and
+ * secondary_start(), where every other CPU enters the generic code.
+ *
+ * For each CPU the boot information lists after the boot CPU, smp_init()
+ * takes from the page allocator a stack (with its lowest page left for
+ * the arch to use as a guard where its MMU allows) and a zeroed per-CPU
+ * area, fills a struct secondary_boot and calls arch_cpu_start(). Then it
+ * waits for each started CPU to check in, up to SMP_CHECKIN_TIMEOUT_NS on
+ * arch_clock_ns(); a CPU that does not is reported by its hwid and given
+ * up, and the others go on. Starting them all before waiting lets them
+ * come up in parallel.
+ *
+ * Checking in is one compare-and-swap of the CPU's state, STARTING ->
+ * ONLINE, against the boot CPU's STARTING -> GIVEN_UP at the timeout:
+ * exactly one of them wins, so a CPU that comes up too late parks instead
+ * of joining a set that on_each_cpu() has already counted.
+ *
+ * Secondary CPUs then idle: they poll their on_each_cpu() mailbox.
+ */
+#include <arch/cpu.h>
+#include <arch/smp.h>
+#include <boot/cpus.h>
+#include <lib/atomic.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <mm/mm.h>
+#include <smp/smp.h>
+#include "internal.h"
+
+#define SMP_STACK_SIZE		(16 * 1024)	/* usable, at least */
+#define SMP_CHECKIN_TIMEOUT_NS	(5ULL * 1000 * 1000 * 1000)
+
+enum cpu_state {
+	CPU_OFF = 0,		/* never started */
+	CPU_STARTING,		/* start requested, not checked in yet */
+	CPU_ONLINE,		/* checked in */
+	CPU_GIVEN_UP,		/* did not check in in time, or refused */
+};
+
+/*
+ * cpu_state[n]: CPU_OFF -> STARTING by the boot CPU before the start
+ * request; STARTING -> ONLINE by CPU n, or STARTING -> GIVEN_UP by the
+ * boot CPU, each with a compare-and-swap.
+ */
+static int cpu_state[NR_CPUS];
+
+/* Why no secondary CPU was started, or 0: the boot CPU's, for selftests. */
+static int bringup_error;
+
+int smp_bringup_error(void)
+{
+	return bringup_error;
+}
+
+/* Written by the boot CPU before each start; read by that CPU after. */
+static struct secondary_boot secondary_boot[NR_CPUS];
+
+void smp_prepare_boot_cpu(unsigned long hwid)
+{
+	/* The boot CPU's per-CPU register is 0 from its entry on. */
+	*this_cpu_ptr(&cpu_number) = 0;
+	smp_set_hwid(0, hwid);
+	cpu_state[0] = CPU_ONLINE;
+	smp_set_online(0, true);
+}
+
+void secondary_start(struct secondary_boot *boot)
+{
+	int expected = CPU_STARTING;
+
+	if (smp_processor_id() != boot->cpu)
+		panic("cpu %u (hwid %#lx): its per-CPU register says cpu %u",
+		      boot->cpu, boot->hwid, smp_processor_id());
+
+	/*
+	 * Check in. Seq-cst compare-and-swap: it orders everything this CPU
+	 * did so far before the state change, which the boot CPU reads with
+	 * an acquire; and it decides the race with the boot CPU's give-up.
+	 */
+	if (!__atomic_compare_exchange_n(&cpu_state[boot->cpu], &expected,
+					 CPU_ONLINE, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST)) {
+		printk("smp: cpu %u (hwid %#lx) came up after it was given "
+		       "up; it stays parked\n", boot->cpu, boot->hwid);
+		arch_halt();
+	}
+	/* Release (online.c): visible to for_each_online_cpu() from here. */
+	smp_set_online(boot->cpu, true);
+
+	for (;;) {
+		if (!smp_call_poll())
+			arch_cpu_relax();
+	}
+}
+
+/* The orders of a secondary CPU's stack (guard page included) and area. */
+static unsigned int stack_order(void)
+{
+	return (unsigned int)get_order(ALIGN_UP((size_t)SMP_STACK_SIZE,
+						PAGE_SIZE) + PAGE_SIZE);
+}
+
+static unsigned int percpu_order(void)
+{
+	size_t area = percpu_area_size();
+
+	return (unsigned int)get_order(area ? area : 1);
+}
+
+/* A stack and a per-CPU area for CPU @cpu; false when memory ran out. */
+static bool prepare_cpu(unsigned int cpu, const struct cpu_desc *desc)
+{
+	struct secondary_boot *boot = &secondary_boot[cpu];
+	unsigned long stack, percpu;
+
+	stack = __get_free_pages(GFP_KERNEL, stack_order());
+	percpu = __get_free_pages(GFP_KERNEL | __GFP_ZERO, percpu_order());
+	if (!stack || !percpu) {
+		free_pages(stack, stack_order());
+		free_pages(percpu, percpu_order());
+		printk("smp: cpu %u (hwid %#lx): no memory for its stack and "
+		       "per-CPU area\n", cpu, desc->hwid);
+		return false;
+	}
+
+	boot->cpu = cpu;
+	boot->hwid = desc->hwid;
+	/* The lowest page stays unused: the arch's guard page, if any. */
+	boot->stack_bottom = stack + PAGE_SIZE;
+	boot->stack_top = stack + (PAGE_SIZE << stack_order());
+	boot->percpu_offset = percpu - (uintptr_t)__per_cpu_start;
+	boot->arch = NULL;
+
+	__per_cpu_offset[cpu] = boot->percpu_offset;
+	per_cpu(cpu_number, cpu) = cpu;
+	smp_set_hwid(cpu, desc->hwid);
+	return true;
+}
+
+/* CPU @cpu was never started: its memory goes back. */
+static void release_cpu(unsigned int cpu)
+{
+	struct secondary_boot *boot = &secondary_boot[cpu];
+
+	free_pages(boot->stack_bottom - PAGE_SIZE, stack_order());
+	free_pages((uintptr_t)__per_cpu_start + boot->percpu_offset,
+		   percpu_order());
+	__per_cpu_offset[cpu] = 0;
+}
+
+/* Wait for CPU @cpu to check in until @deadline; give it up after. */
+static bool wait_for_cpu(unsigned int cpu, uint64_t deadline)
+{
+	int expected = CPU_STARTING;
+
+	while (arch_clock_ns() < deadline) {
+		/* Acquire: pairs with the CPU's check-in. */
+		if (__atomic_load_n(&cpu_state[cpu], __ATOMIC_ACQUIRE) ==
+		    CPU_ONLINE)
+			break;
+		arch_cpu_relax();
+	}
+	if (__atomic_compare_exchange_n(&cpu_state[cpu], &expected,
+					CPU_GIVEN_UP, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_SEQ_CST))
+		return false;
+	/* Checked in: its online bit follows at once. */
+	while (!cpu_online(cpu))
+		arch_cpu_relax();
+	return true;
+}
+
+static void print_online(const struct boot_cpus *cpus)
+{
+	unsigned int cpu;
+
+	printk("smp: %u of %u CPUs online:", num_online_cpus(), cpus->nr);
+	for_each_online_cpu(cpu)
+		printk(" cpu%u=%#lx%s", cpu, cpu_hwid(cpu),
+		       cpu == 0 ? " (boot)" : "");
+	printk("\n");
+}
+
+unsigned int smp_init(const struct boot_cpus *cpus)
+{
+	unsigned int nr = MIN(cpus->nr, (unsigned int)NR_CPUS);
+	uint64_t deadline;
+	int err;
+
+	if (cpus->nr_over)
+		printk("smp: %u more CPUs than NR_CPUS=%d: they stay parked "
+		       "(build with NR_CPUS=%u to use them)\n", cpus->nr_over,
+		       NR_CPUS, cpus->nr + cpus->nr_over);
+	err = nr > 1 ? arch_smp_prepare_cpus(cpus) : 0;
+	if (err) {
+		bringup_error = err;
+		printk("smp: secondary CPUs cannot be started (error %d): "
+		       "running on the boot CPU alone\n", err);
+		nr = 1;
+	}
+	for (unsigned int cpu = 1; cpu < nr; cpu++) {
+		if (!prepare_cpu(cpu, &cpus->cpu[cpu]))
+			break;
+		cpu_state[cpu] = CPU_STARTING;
+		err = arch_cpu_start(&cpus->cpu[cpu], &secondary_boot[cpu]);
+		if (err)
+			release_cpu(cpu);
+		if (err == -EOPNOTSUPP) {
+			bringup_error = err;
+			cpu_state[cpu] = CPU_GIVEN_UP;
+			printk("smp: %s cannot start secondary CPUs yet: "
+			       "running on the boot CPU alone\n",
+			       CONFIG_ARCH_NAME);
+			break;
+		}
+		if (err) {
+			cpu_state[cpu] = CPU_GIVEN_UP;
+			printk("smp: cpu %u (hwid %#lx): the start request "
+			       "failed (error %d)\n", cpu, cpus->cpu[cpu].hwid,
+			       err);
+			continue;
+		}
+	}
+
+	deadline = arch_clock_ns() + SMP_CHECKIN_TIMEOUT_NS;
+	for (unsigned int cpu = 1; cpu < nr; cpu++) {
+		if (READ_ONCE(cpu_state[cpu]) == CPU_OFF ||
+		    READ_ONCE(cpu_state[cpu]) == CPU_GIVEN_UP)
+			continue;
+		if (!wait_for_cpu(cpu, deadline))
+			printk("smp: cpu %u (hwid %#lx) did not come up within "
+			       "%llu ms; going on without it\n", cpu,
+			       cpus->cpu[cpu].hwid,
+			       SMP_CHECKIN_TIMEOUT_NS / 1000000);
+	}
+	print_online(cpus);
+	return num_online_cpus();
+}
+
+/* Bare-metal CPUs never go away: nothing to run, nothing to keep. */
+void smp_register_cpu_dead(void (*fn)(unsigned int cpu))
+{
+	(void)fn;
+}

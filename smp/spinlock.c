@@ -1,0 +1,50 @@
+/*
+ * spinlock.c - the debug checks of spinlock_t (CONFIG_DEBUG_SPINLOCK).
+ *
+ * The lock remembers its holder in ->holder: written by the holder only
+ * (after taking the lock, and before releasing it), read by anyone. The
+ * reads of another CPU's write are racy by design, so every access is a
+ * relaxed atomic: a CPU asking "do I hold it?" gets an exact answer
+ * whatever others do, because only it could have written its own id.
+ *
+ *   taking a lock this CPU holds       -> panic: it would wait forever
+ *   releasing a lock another CPU holds -> panic: that CPU's section breaks
+ *   releasing a free lock              -> panic: the tickets go wrong
+ *
+ * Each message names the lock and both CPU ids.
+ */
+#include <lib/printk.h>
+#include <smp/smp.h>
+#include <smp/spinlock.h>
+
+#if CONFIG_DEBUG_SPINLOCK
+
+void spin_debug_before_lock(spinlock_t *lock)
+{
+	int me = (int)smp_processor_id();
+
+	if (READ_ONCE(lock->holder) == me)
+		panic("spinlock %p: cpu %d takes it again, and cpu %d "
+		      "holds it: recursive locking", (void *)lock, me, me);
+}
+
+void spin_debug_after_lock(spinlock_t *lock)
+{
+	WRITE_ONCE(lock->holder, (int)smp_processor_id());
+}
+
+void spin_debug_unlock(spinlock_t *lock)
+{
+	int me = (int)smp_processor_id();
+	int holder = READ_ONCE(lock->holder);
+
+	if (holder == -1)
+		panic("spinlock %p: cpu %d releases it, but no cpu holds it",
+		      (void *)lock, me);
+	if (holder != me)
+		panic("spinlock %p: cpu %d releases it, but cpu %d holds it",
+		      (void *)lock, me, holder);
+	WRITE_ONCE(lock->holder, -1);
+}
+
+#endif /* CONFIG_DEBUG_SPINLOCK */

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""memmap_cli.py - memmap's command line and exit statuses, as KTAP.
+
+Each case runs memmap on a fixture with some options and checks the exit
+status and a word of the message: 1 for a bad --info-addr (not digits, or
+a blob that would run past the top of the address space), the documented
+statuses otherwise (tools/memmap/README.md).
+
+usage: memmap_cli.py MEMMAP FIXTURE_DIR   (build/host/fixtures/dts)
+"""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
+                                "..", "..", "runner"))
+from ktap import KtapWriter  # noqa: E402
+
+# (name, options, fixture, exit status, words on standard error)
+CASES = [
+    ("info_addr_minus_one", ["--info-addr", "-1"], "high-banks", 1,
+     "bad address '-1'"),
+    ("info_addr_space", ["--info-addr", " 1"], "high-banks", 1,
+     "bad address"),
+    ("info_addr_wraps", ["--info-addr", "0xfffffffffffff800"],
+     "many-banks", 1, "past the top of the address space"),
+    ("info_addr_at_the_top", ["--info-addr", "0xffffffffffffff00"],
+     "high-banks", 1, "past the top of the address space"),
+    ("info_addr_fits", ["--info-addr", "0x80000000"], "high-banks", 0, ""),
+    ("all_reserved", [], "all-reserved", 2, "no usable memory"),
+    ("all_no_map", [], "all-no-map", 2, "no usable memory"),
+    ("all_memreserve", [], "all-memreserve", 2, "no usable memory"),
+    ("memory_256_bytes", [], "tiny-memory", 2, "no usable memory"),
+    ("one_unaligned_page", [], "unaligned-page", 2, "no usable memory"),
+    ("many_banks", [], "many-banks", 3, "too many regions"),
+    ("many_reg_entries", [], "many-reg-entries", 3, "too many regions"),
+    ("many_memreserve", [], "many-memreserve", 3, "too many regions"),
+]
+
+
+def main() -> int:
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    memmap, folder = sys.argv[1:]
+    ktap = KtapWriter(len(CASES))
+    for name, options, fixture, status, words in CASES:
+        path = os.path.join(folder, fixture + ".dtb")
+        r = subprocess.run([memmap, *options, path], capture_output=True,
+                           text=True)
+        ok = r.returncode == status and words in r.stderr
+        ktap.result(ok, name, f"memmap {' '.join(options)} {fixture}.dtb: "
+                    f"exit {r.returncode} (want {status}), stderr "
+                    f"{r.stderr.strip()[-300:]!r} (want {words!r})")
+    return ktap.status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

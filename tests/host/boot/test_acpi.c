@@ -1,0 +1,606 @@
+/*
+ * test_acpi.c - the ACPI reader: QEMU's real tables (q35 and pc, -smp 8,
+ * captured by tests/fixtures/acpi/capture-qemu.py), tables built here for
+ * what QEMU does not produce (RSDP revision 2 and the XSDT, x2APIC
+ * entries, online-capable CPUs, more CPUs than NR_CPUS), and a named
+ * refusal for each malformed input.
+ *
+ * usage: test-acpi FIXTURE_DIR
+ *
+ * Built tables live in one buffer standing for physical memory at
+ * PHYS_BASE; each is exactly as long as it says, so ASan catches a read
+ * past a table that its bounds checks let through only where the buffer
+ * ends (the tests that need that put the table at the end).
+ */
+#include <stdlib.h>
+#include <boot/acpi.h>
+#include <boot/cpus.h>
+#include <boot/readers.h>
+#include "acpi_snapshot.h"
+#include "boot_test.h"
+
+#define PHYS_BASE	0x100000ULL
+#define MEM_SIZE	0x10000u
+
+static const char *fixture_dir;
+static uint8_t mem[MEM_SIZE];
+static size_t used;
+static struct acpi_source src;
+static struct acpi_tables t;
+static struct boot_cpus cpus;
+
+/* ---- Building tables ------------------------------------------------- */
+
+static void reset(void)
+{
+	memset(mem, 0, sizeof(mem));
+	used = 0;
+	src = (struct acpi_source){ .map = acpi_buffer_map, .base = mem,
+				    .size = MEM_SIZE, .phys = PHYS_BASE };
+}
+
+static uint64_t phys(size_t off)
+{
+	return PHYS_BASE + off;
+}
+
+static uint8_t sum(const uint8_t *p, size_t n)
+{
+	uint8_t s = 0;
+
+	while (n--)
+		s += *p++;
+	return s;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* A table with @sig, @rev and @body; checksum right. Return: its offset. */
+static size_t table(const char *sig, uint8_t rev, const void *body,
+		    size_t body_len)
+{
+	size_t off = ALIGN_UP(used, 16);
+	uint8_t *h = mem + off;
+
+	memcpy(h, sig, 4);
+	put32(h + 4, 36 + body_len);
+	h[8] = rev;
+	memcpy(h + 10, "BBTEST", 6);
+	memcpy(h + 36, body, body_len);
+	h[9] = -sum(h, 36 + body_len);
+	used = off + 36 + body_len;
+	return off;
+}
+
+static void fix_table(size_t off)
+{
+	uint32_t len;
+
+	memcpy(&len, mem + off + 4, 4);
+	mem[off + 9] = 0;
+	mem[off + 9] = -sum(mem + off, len);
+}
+
+/* A root table (RSDT or XSDT) of @n entries at the given offsets. */
+static size_t root(const char *sig, const size_t *offs, unsigned int n)
+{
+	uint8_t body[8 * 16] = { 0 };
+	size_t esz = sig[0] == 'X' ? 8 : 4;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (esz == 8)
+			put64(body + 8 * i, offs[i] ? phys(offs[i]) : 0);
+		else
+			put32(body + 4 * i, offs[i] ? phys(offs[i]) : 0);
+	}
+	return table(sig, 1, body, esz * n);
+}
+
+/* The RSDP: revision @rev, at offset @off (16-byte aligned). */
+static void rsdp_at(size_t off, uint8_t rev, uint64_t rsdt, uint64_t xsdt)
+{
+	uint8_t *p = mem + off;
+
+	memset(p, 0, 36);
+	memcpy(p, "RSD PTR ", 8);
+	memcpy(p + 9, "BBTEST", 6);
+	p[15] = rev;
+	put32(p + 16, rsdt);
+	if (rev >= 2) {
+		put32(p + 20, 36);
+		put64(p + 24, xsdt);
+	}
+	p[8] = -sum(p, 20);
+	if (rev >= 2)
+		p[32] = -sum(p, 36);
+	if (used < off + 36)
+		used = off + 36;
+}
+
+#define RSDP_OFF	0x0
+
+/* MADT bodies: the local APIC address and flags, then entries. */
+static uint8_t madt_body[4096];
+static size_t madt_len;
+
+static void madt_begin(void)
+{
+	memset(madt_body, 0, sizeof(madt_body));
+	put32(madt_body, 0xfee00000);
+	put32(madt_body + 4, 1);
+	madt_len = 8;
+}
+
+static void lapic(uint8_t id, uint32_t flags)
+{
+	uint8_t *e = madt_body + madt_len;
+
+	e[0] = 0;
+	e[1] = 8;
+	e[2] = id;
+	e[3] = id;
+	put32(e + 4, flags);
+	madt_len += 8;
+}
+
+static void x2apic(uint32_t id, uint32_t flags)
+{
+	uint8_t *e = madt_body + madt_len;
+
+	e[0] = 9;
+	e[1] = 16;
+	put32(e + 4, id);
+	put32(e + 8, flags);
+	put32(e + 12, id);
+	madt_len += 16;
+}
+
+static void io_apic(void)
+{
+	uint8_t *e = madt_body + madt_len;
+
+	e[0] = 1;
+	e[1] = 12;
+	put32(e + 4, 0xfec00000);
+	madt_len += 12;
+}
+
+/* RSDP revision 2 -> XSDT -> the MADT built (revision @rev). */
+static size_t build_v2(uint8_t rev)
+{
+	size_t madt, xsdt;
+
+	reset();
+	used = 64;
+	madt = table("APIC", rev, madt_body, madt_len);
+	xsdt = root("XSDT", &madt, 1);
+	rsdp_at(RSDP_OFF, 2, 0, phys(xsdt));
+	return madt;
+}
+
+static int read_cpus(unsigned long boot)
+{
+	int err = acpi_open(&t, &src, phys(RSDP_OFF));
+
+	return err ?: acpi_madt_cpus(&t, boot, &cpus);
+}
+
+#define EXPECT_ACPI_ERROR(err, want, needle)				\
+	EXPECT((err) == (want) && strstr(t.error, needle),		\
+	       "error %d \"%s\", expected %d with \"%s\"", err,		\
+	       t.error, want, needle)
+
+/* ---- QEMU's own tables ------------------------------------------------ */
+
+static bool read_fixture(const char *name, struct acpi_snapshot *s)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", fixture_dir, name);
+	return acpi_snapshot_file(s, path) == 0;
+}
+
+static bool qemu_cpus(const char *name)
+{
+	struct acpi_snapshot s;
+	const uint8_t *facp;
+	uint32_t len;
+	int err;
+
+	EXPECT(read_fixture(name, &s), "cannot read %s", name);
+	err = acpi_open(&t, &s.src, s.rsdp);
+	EXPECT(err == 0, "%s", t.error);
+	EXPECT(t.rsdp_revision == 0 && !t.xsdt && !strcmp(t.oem_id, "BOCHS "),
+	       "revision %u, xsdt %d, OEM '%s'", t.rsdp_revision, t.xsdt,
+	       t.oem_id);
+	EXPECT(acpi_find_table(&t, "FACP", 0, &facp, &len) == 0 && len >= 116,
+	       "%s", t.error);
+	EXPECT(acpi_find_table(&t, "SRAT", 0, &facp, &len) == -ENOENT,
+	       "%s", t.error);
+	for (unsigned long boot = 0; boot < 8; boot += 3) {
+		err = acpi_madt_cpus(&t, boot, &cpus);
+		EXPECT(err == 0, "%s", t.error);
+		EXPECT(cpus.nr == 8 && cpus.boot_cpu_found &&
+		       !cpus.nr_unusable && !cpus.nr_over,
+		       "nr %u found %d unusable %u over %u", cpus.nr,
+		       cpus.boot_cpu_found, cpus.nr_unusable, cpus.nr_over);
+		EXPECT(cpus.cpu[0].hwid == boot &&
+		       cpus.cpu[0].method == CPU_ENABLE_NONE,
+		       "cpu[0] = %lu", cpus.cpu[0].hwid);
+		for (unsigned int i = 1, id = 0; i < 8; i++, id++) {
+			id += id == boot;
+			EXPECT(cpus.cpu[i].hwid == id &&
+			       cpus.cpu[i].method == CPU_ENABLE_INIT_SIPI &&
+			       cpus.cpu[i].node == -1, "cpu[%u] = %lu", i,
+			       cpus.cpu[i].hwid);
+		}
+	}
+	acpi_snapshot_free(&s);
+	return true;
+}
+
+static bool qemu_q35_smp8(void)
+{
+	return qemu_cpus("acpi-q35-smp8.bin");
+}
+
+static bool qemu_pc_smp8(void)
+{
+	return qemu_cpus("acpi-pc-smp8.bin");
+}
+
+/* The kernel's BIOS-area scan finds QEMU's RSDP where SeaBIOS put it. */
+static bool scan_finds_qemu_rsdp(void)
+{
+	struct acpi_snapshot s;
+	uint8_t *area = calloc(1, 0x20000);
+
+	EXPECT(read_fixture("acpi-q35-smp8.bin", &s), "no fixture");
+	EXPECT(s.rsdp >= 0xe0000 && s.rsdp < 0x100000, "rsdp %#llx",
+	       (unsigned long long)s.rsdp);
+	memcpy(area + s.rsdp - 0xe0000, s.src.map(&s.src, s.rsdp, 20), 20);
+	EXPECT(acpi_rsdp_scan(area, 0x20000, 0xe0000) == s.rsdp, "not found");
+	/* One byte off: the checksum fails, nothing else is found. */
+	area[s.rsdp - 0xe0000 + 10] ^= 1;
+	EXPECT(acpi_rsdp_scan(area, 0x20000, 0xe0000) == 0, "found a bad one");
+	free(area);
+	acpi_snapshot_free(&s);
+	return true;
+}
+
+/* ---- Built tables ------------------------------------------------------ */
+
+static bool xsdt_preferred_over_rsdt(void)
+{
+	size_t m_old, m_new, rsdt, xsdt;
+
+	reset();
+	used = 64;
+	madt_begin();
+	lapic(0, 1);
+	lapic(1, 1);
+	m_old = table("APIC", 3, madt_body, madt_len);
+	lapic(2, 1);
+	lapic(3, 1);
+	m_new = table("APIC", 3, madt_body, madt_len);
+	rsdt = root("RSDT", &m_old, 1);
+	xsdt = root("XSDT", &m_new, 1);
+	rsdp_at(RSDP_OFF, 2, phys(rsdt), phys(xsdt));
+	EXPECT(read_cpus(0) == 0, "%s", t.error);
+	EXPECT(t.xsdt && t.root == phys(xsdt) && cpus.nr == 4, "xsdt %d nr %u",
+	       t.xsdt, cpus.nr);
+	/* Revision 0 ignores what would be the XSDT field. */
+	rsdp_at(RSDP_OFF, 0, phys(rsdt), 0);
+	EXPECT(read_cpus(0) == 0, "%s", t.error);
+	EXPECT(!t.xsdt && cpus.nr == 2, "xsdt %d nr %u", t.xsdt, cpus.nr);
+	/* Revision 2 without an XSDT: the RSDT. */
+	rsdp_at(RSDP_OFF, 2, phys(rsdt), 0);
+	EXPECT(read_cpus(0) == 0 && !t.xsdt && cpus.nr == 2, "%s", t.error);
+	return true;
+}
+
+static bool find_table_instances_and_null_entries(void)
+{
+	size_t offs[4], root_off;
+	const uint8_t *tab;
+	uint32_t len;
+
+	reset();
+	used = 64;
+	offs[0] = 0;
+	offs[1] = table("SSDT", 1, "one", 3);
+	offs[2] = table("SSDT", 1, "two", 3);
+	offs[3] = table("FACP", 1, "x", 1);
+	root_off = root("XSDT", offs, 4);
+	rsdp_at(RSDP_OFF, 2, 0, phys(root_off));
+	EXPECT(acpi_open(&t, &src, phys(RSDP_OFF)) == 0, "%s", t.error);
+	EXPECT(t.nr_entries == 4, "%u entries", t.nr_entries);
+	EXPECT(acpi_find_table(&t, "SSDT", 1, &tab, &len) == 0 && len == 39 &&
+	       !memcmp(tab + 36, "two", 3), "%s", t.error);
+	EXPECT_ACPI_ERROR(acpi_find_table(&t, "SSDT", 2, &tab, &len), -ENOENT,
+			  "no SSDT table in the XSDT");
+	EXPECT_ACPI_ERROR(acpi_madt_cpus(&t, 0, &cpus), -ENOENT,
+			  "no APIC table");
+	return true;
+}
+
+static bool madt_flags_x2apic_and_online_capable(void)
+{
+	madt_begin();
+	lapic(0, 1);		/* enabled */
+	lapic(1, 0);		/* disabled */
+	lapic(2, 2);		/* online-capable: revision 5 only */
+	lapic(0xff, 1);		/* the invalid id */
+	io_apic();
+	x2apic(300, 1);		/* beyond 8 bits */
+	x2apic(0xffffffff, 1);	/* the invalid id */
+	x2apic(301, 2);		/* online-capable */
+	lapic(2, 1);		/* a second entry for id 2 */
+	build_v2(5);
+	EXPECT(read_cpus(300) == 0, "%s", t.error);
+	EXPECT(cpus.nr == 4 && cpus.boot_cpu_found && cpus.nr_unusable == 4,
+	       "nr %u found %d unusable %u", cpus.nr, cpus.boot_cpu_found,
+	       cpus.nr_unusable);
+	EXPECT(cpus.cpu[0].hwid == 300 && cpus.cpu[1].hwid == 0 &&
+	       cpus.cpu[2].hwid == 2 && cpus.cpu[3].hwid == 301,
+	       "%lu %lu %lu %lu", cpus.cpu[0].hwid, cpus.cpu[1].hwid,
+	       cpus.cpu[2].hwid, cpus.cpu[3].hwid);
+	/* Revision 4: bit 1 is reserved, so 2 and 301 are not usable. */
+	build_v2(4);
+	EXPECT(read_cpus(300) == 0, "%s", t.error);
+	EXPECT(cpus.nr == 3 && cpus.nr_unusable == 5, "nr %u unusable %u",
+	       cpus.nr, cpus.nr_unusable);
+	EXPECT(cpus.cpu[2].hwid == 2, "%lu", cpus.cpu[2].hwid);
+	return true;
+}
+
+static bool madt_boot_cpu_missing_or_disabled(void)
+{
+	madt_begin();
+	lapic(0, 1);
+	lapic(1, 0);
+	build_v2(3);
+	/* Listed but disabled: it runs, so it is cpu[0] all the same. */
+	EXPECT(read_cpus(1) == 0, "%s", t.error);
+	EXPECT(cpus.nr == 2 && cpus.boot_cpu_found && cpus.cpu[0].hwid == 1 &&
+	       cpus.cpu[1].hwid == 0, "nr %u", cpus.nr);
+	EXPECT(read_cpus(7) == 0, "%s", t.error);
+	EXPECT(cpus.nr == 2 && !cpus.boot_cpu_found && cpus.cpu[0].hwid == 7 &&
+	       cpus.nr_unusable == 1, "nr %u found %d", cpus.nr,
+	       cpus.boot_cpu_found);
+	return true;
+}
+
+static bool madt_more_cpus_than_nr_cpus(void)
+{
+	madt_begin();
+	for (unsigned int i = 0; i < NR_CPUS + 5; i++)
+		x2apic(1000 - i, 1);
+	build_v2(5);
+	EXPECT(read_cpus(1000 - NR_CPUS - 4) == 0, "%s", t.error);
+	EXPECT(cpus.nr == NR_CPUS && cpus.nr_over == 5 &&
+	       cpus.boot_cpu_found && cpus.cpu[0].hwid == 1000 - NR_CPUS - 4,
+	       "nr %u over %u", cpus.nr, cpus.nr_over);
+	return true;
+}
+
+/* A refused MADT leaves the caller's list as it was. */
+static bool madt_refusals(void)
+{
+	static const struct {
+		uint8_t type, len;
+		const char *needle;
+	} bad[] = {
+		{ 0, 0, "shorter than its own type and length" },
+		{ 0, 1, "shorter than its own type and length" },
+		{ 0, 6, "too short for a local APIC entry" },
+		{ 9, 12, "too short for a local APIC entry" },
+		{ 0, 40, "runs past the end of the MADT" },
+	};
+	size_t madt;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		madt_begin();
+		lapic(0, 1);
+		lapic(1, 1);
+		lapic(2, 1);
+		madt_body[16] = bad[i].type;
+		madt_body[17] = bad[i].len;
+		madt = build_v2(3);
+		memset(&cpus, 0xa5, sizeof(cpus));
+		EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, bad[i].needle);
+		EXPECT(cpus.nr == 0xa5a5a5a5, "the list was written");
+		(void)madt;
+	}
+	/* One byte of an entry header left at the end. */
+	madt_begin();
+	lapic(0, 1);
+	madt_len++;
+	build_v2(3);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "no room for its type");
+	/* A MADT shorter than its fixed fields. */
+	reset();
+	used = 64;
+	madt = table("APIC", 3, "abcd", 4);
+	madt = root("XSDT", &madt, 1);
+	rsdp_at(RSDP_OFF, 2, 0, phys(madt));
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "smaller than its 44-byte");
+	return true;
+}
+
+static bool rsdp_refusals(void)
+{
+	size_t madt;
+
+	madt_begin();
+	lapic(0, 1);
+	madt = build_v2(3);
+
+	EXPECT_ACPI_ERROR(acpi_open(&t, &src, 0), -ENOENT, "no RSDP");
+	EXPECT_ACPI_ERROR(acpi_open(&t, &src, phys(MEM_SIZE - 8)), -EINVAL,
+			  "RSDP at 0x10fff8 is not readable");
+	EXPECT_ACPI_ERROR(acpi_open(&t, &src, phys(16)), -EINVAL,
+			  "no \"RSD PTR \" signature");
+	mem[RSDP_OFF + 9] ^= 1;
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "bad checksum over its first");
+	mem[RSDP_OFF + 9] ^= 1;
+	mem[RSDP_OFF + 33] ^= 1;
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "bad extended checksum");
+	mem[RSDP_OFF + 33] ^= 1;
+	put32(mem + RSDP_OFF + 20, 30);
+	mem[RSDP_OFF + 32] += 6;	/* keep the extended sum, break length */
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "length 30 is not between");
+	/* Revision 2 whose length runs past the end of memory. */
+	reset();
+	rsdp_at(MEM_SIZE - 36, 2, 0, phys(0));
+	put32(mem + MEM_SIZE - 36 + 20, 40);
+	mem[MEM_SIZE - 36 + 32] -= 4;
+	EXPECT_ACPI_ERROR(acpi_open(&t, &src, phys(MEM_SIZE - 36)), -EINVAL,
+			  "length 40 runs past what is readable");
+	/* Neither root. */
+	rsdp_at(RSDP_OFF, 0, 0, 0);
+	EXPECT_ACPI_ERROR(acpi_open(&t, &src, phys(RSDP_OFF)), -EINVAL,
+			  "names no RSDT and no XSDT");
+	(void)madt;
+	return true;
+}
+
+static bool table_refusals(void)
+{
+	size_t madt, xsdt;
+	uint32_t len;
+
+	madt_begin();
+	lapic(0, 1);
+	madt = build_v2(3);
+	xsdt = ALIGN_UP(madt + 36 + madt_len, 16);
+
+	/* The MADT: length below its header, checksum, past the end. */
+	put32(mem + madt + 4, 20);
+	fix_table(madt);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL,
+			  "length 20 is smaller than its 36-byte header");
+	put32(mem + madt + 4, 36 + madt_len);
+	mem[madt + 40] ^= 1;
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "APIC at 0x100040: bad "
+			  "checksum");
+	mem[madt + 40] ^= 1;
+	put32(mem + madt + 4, MEM_SIZE);	/* checked before the sum */
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "runs past what is readable");
+	put32(mem + madt + 4, 0xffffffff);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "is absurd");
+	put32(mem + madt + 4, 36 + madt_len);
+	fix_table(madt);
+	EXPECT(read_cpus(0) == 0, "%s", t.error);
+
+	/* The XSDT: signature, an entry cut short, an entry past memory. */
+	memcpy(mem + xsdt, "RSDT", 4);
+	fix_table(xsdt);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "has signature \"RSDT\"");
+	memcpy(mem + xsdt, "XSDT", 4);
+	memcpy(&len, mem + xsdt + 4, 4);
+	put32(mem + xsdt + 4, len - 3);
+	fix_table(xsdt);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "its last entry runs past");
+	put32(mem + xsdt + 4, len);
+	put64(mem + xsdt + 36, 0xfffffffffffffffeULL);
+	fix_table(xsdt);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL,
+			  "table at 0xfffffffffffffffe is not readable");
+	/* A header address that wraps when its 36 bytes are added. */
+	put64(mem + RSDP_OFF + 24, 0xfffffffffffffff0ULL);
+	mem[RSDP_OFF + 32] = 0;
+	mem[RSDP_OFF + 32] = -sum(mem + RSDP_OFF, 36);
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "its header is not readable");
+	return true;
+}
+
+/* ---- Where the RSDP comes from ---------------------------------------- */
+
+static bool scan_alignment_and_revision_2(void)
+{
+	reset();
+	rsdp_at(0x40, 2, 0x1000, 0x2000);
+	EXPECT(acpi_rsdp_scan(mem, 0x100, 0xe0000) == 0xe0040, "not found");
+	/* The extended checksum counts in a scan too. */
+	mem[0x40 + 33] ^= 1;
+	EXPECT(acpi_rsdp_scan(mem, 0x100, 0xe0000) == 0, "bad one found");
+	/* Off a 16-byte boundary it is not looked for. */
+	reset();
+	rsdp_at(0x48, 0, 0x1000, 0);
+	EXPECT(acpi_rsdp_scan(mem, 0x100, 0xe0000) == 0, "misaligned found");
+	/* An RSDP cut by the end of the area is not read past it. */
+	reset();
+	rsdp_at(0x40, 0, 0x1000, 0);
+	EXPECT(acpi_rsdp_scan(mem, 0x50, 0xe0000) == 0, "read past the end");
+	EXPECT(acpi_rsdp_scan(mem, 0x54, 0xe0000) == 0xe0040, "not found");
+	return true;
+}
+
+static bool rsdp_from_boot_info(void)
+{
+	uint8_t mbi[128] = { 0 };
+	uint8_t si[56] = { 0 };
+	struct pvh_source pvh = { .map = pvh_buffer_map, .base = si,
+				  .size = sizeof(si) };
+	uint64_t rsdp;
+
+	put32(si, 0x336ec578);
+	put64(si + 32, 0xf59e0);
+	EXPECT(pvh_rsdp(&pvh, 0, &rsdp) == 0 && rsdp == 0xf59e0, "pvh");
+	si[0] ^= 1;
+	EXPECT(pvh_rsdp(&pvh, 0, &rsdp) == -EBADMSG, "bad magic read");
+
+	/* total, reserved, tag 14 (8 + 20, padded to 32), tag 15 (8 + 36). */
+	put32(mbi + 8, 14);
+	put32(mbi + 12, 28);
+	put32(mbi + 40, 15);
+	put32(mbi + 44, 44);
+	put32(mbi + 88, 0);
+	put32(mbi + 92, 8);
+	put32(mbi, 96);
+	EXPECT(multiboot2_rsdp(mbi, 96, &rsdp) == 0 && rsdp == 48,
+	       "new tag not preferred: %llu", (unsigned long long)rsdp);
+	put32(mbi + 40, 99);
+	EXPECT(multiboot2_rsdp(mbi, 96, &rsdp) == 0 && rsdp == 16, "old tag");
+	put32(mbi + 12, 20);	/* too short for an RSDP */
+	EXPECT(multiboot2_rsdp(mbi, 96, &rsdp) == -ENOENT && rsdp == 0,
+	       "short tag taken");
+	put32(mbi, 200);
+	EXPECT(multiboot2_rsdp(mbi, 96, &rsdp) == -EBADMSG, "truncated read");
+	return true;
+}
+
+static const struct host_test tests[] = {
+	HOST_TEST(qemu_q35_smp8),
+	HOST_TEST(qemu_pc_smp8),
+	HOST_TEST(scan_finds_qemu_rsdp),
+	HOST_TEST(xsdt_preferred_over_rsdt),
+	HOST_TEST(find_table_instances_and_null_entries),
+	HOST_TEST(madt_flags_x2apic_and_online_capable),
+	HOST_TEST(madt_boot_cpu_missing_or_disabled),
+	HOST_TEST(madt_more_cpus_than_nr_cpus),
+	HOST_TEST(madt_refusals),
+	HOST_TEST(rsdp_refusals),
+	HOST_TEST(table_refusals),
+	HOST_TEST(scan_alignment_and_revision_2),
+	HOST_TEST(rsdp_from_boot_info),
+};
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s FIXTURE_DIR\n", argv[0]);
+		return 2;
+	}
+	fixture_dir = argv[1];
+	return host_test_main(tests, ARRAY_SIZE(tests));
+}

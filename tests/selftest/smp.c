@@ -1,0 +1,252 @@
+/*
+ * smp.c - every CPU up, and the locks and atomics between them:
+ *
+ *   smp_every_cpu_checked_in   every CPU the boot information lists (up
+ *                              to NR_CPUS) is online, exactly once, with
+ *                              a distinct number, the hwid the list gave
+ *                              it, and its own per-CPU area; the KTAP
+ *                              diagnostics name each CPU and the boot CPU
+ *   smp_lock_torture           every CPU increments shared counters
+ *                              under one spinlock; the totals are exact
+ *                              and no two CPUs were ever inside at once
+ *   smp_atomic_torture         the same with atomics alone
+ *
+ * They run in this order (the torture cases in the next stages).
+ * Each torture case runs on every CPU at once through on_each_cpu(), from
+ * a common start, for at most TORTURE_NS or TORTURE_MAX_ITERATIONS (so
+ * that 8 emulated CPUs on 2 host cores stay within seconds), and each
+ * CPU counts its own iterations in its per-CPU area:
+ * the shared totals must equal the sum of those, exactly. Where the arch
+ * cannot start secondary CPUs yet, each case says so and skips.
+ */
+#include <arch/smp.h>
+#include <boot/cpus.h>
+#include <lib/atomic.h>
+#include <lib/errno.h>
+#include <lib/ktap.h>
+#include <smp/smp.h>
+#include <smp/spinlock.h>
+#include "selftest.h"
+
+#define TORTURE_NS		(1000ULL * 1000 * 1000)
+#define TORTURE_MAX_ITERATIONS	20000UL
+
+/* Written by each CPU in its own area only; read by the boot CPU after. */
+struct smp_probe {
+	unsigned int calls;		/* times checkin_probe ran here */
+	unsigned int id;		/* smp_processor_id() it saw */
+	void *self;			/* this_cpu_ptr() it saw */
+	unsigned long iterations;	/* of the running torture case */
+};
+static DEFINE_PER_CPU(struct smp_probe, smp_probe);
+
+/*
+ * Why CPUs cannot be checked here, or NULL: the arch cannot start them
+ * yet, or no CPU list was read (x86_64 until the MADT is), or, for the
+ * torture cases (@race), one CPU has nobody to race.
+ */
+static const char *smp_untestable(bool race)
+{
+	const struct boot_cpus *cpus = selftest_boot_facts.cpus;
+
+	if (smp_bringup_error() == -EOPNOTSUPP)
+		return "this arch cannot start secondary CPUs yet "
+		       "(arch_cpu_start: -EOPNOTSUPP)";
+	if (selftest_boot_facts.proto != BOOT_PROTO_FDT && cpus &&
+	    cpus->nr == 1)
+		return "no CPU list is read from this boot information yet";
+	if (race && num_online_cpus() < 2)
+		return "one CPU online: nothing to race";
+	return NULL;
+}
+
+static void checkin_probe(void *arg)
+{
+	struct smp_probe *p = this_cpu_ptr(&smp_probe);
+
+	(void)arg;
+	p->calls++;
+	p->id = smp_processor_id();
+	p->self = p;
+}
+
+SELFTEST(smp_every_cpu_checked_in, STAGE_BOOT)
+{
+	const struct boot_cpus *cpus = selftest_boot_facts.cpus;
+	unsigned int cpu, expect, online = num_online_cpus();
+	const char *why;
+
+	SELFTEST_EXPECT(cpus, "boot_main() recorded no CPU list");
+	expect = cpus->nr < NR_CPUS ? cpus->nr : NR_CPUS;
+	on_each_cpu(checkin_probe, NULL, true);
+	for_each_online_cpu(cpu) {
+		struct smp_probe *p = per_cpu_ptr(&smp_probe, cpu);
+
+		ktap_diag("cpu %u: hwid %#lx%s, per-CPU area at %p", cpu,
+			  cpu_hwid(cpu), cpu == 0 ? " (boot cpu)" : "",
+			  (void *)p);
+		SELFTEST_EXPECT(p->calls == 1, "cpu %u ran on_each_cpu's "
+				"function %u times", cpu, p->calls);
+		SELFTEST_EXPECT(p->id == cpu, "cpu %u calls itself %u", cpu,
+				p->id);
+		SELFTEST_EXPECT(p->self == p, "cpu %u reached %p, not its own "
+				"area %p", cpu, p->self, (void *)p);
+		SELFTEST_EXPECT(cpu >= cpus->nr ||
+				cpu_hwid(cpu) == cpus->cpu[cpu].hwid,
+				"cpu %u has hwid %#lx, the list says %#lx", cpu,
+				cpu_hwid(cpu), cpus->cpu[cpu].hwid);
+		for (unsigned int other = 0; other < cpu; other++)
+			SELFTEST_EXPECT(!cpu_online(other) ||
+					(per_cpu_ptr(&smp_probe, other) != p &&
+					 cpu_hwid(other) != cpu_hwid(cpu)),
+					"cpus %u and %u share an area or a "
+					"hwid", other, cpu);
+	}
+	SELFTEST_EXPECT(cpu_online(0) && cpu_hwid(0) ==
+			selftest_boot_facts.boot_cpu,
+			"cpu 0 is not the boot CPU (hwid %#lx, booted on %#lx)",
+			cpu_hwid(0), selftest_boot_facts.boot_cpu);
+	why = smp_untestable(false);
+	if (why)
+		return selftest_skip("%s", why);
+	ktap_diag("%u of %u CPUs online, boot cpu hwid %#lx", online,
+		  expect, selftest_boot_facts.boot_cpu);
+	SELFTEST_EXPECT(online == expect, "%u CPUs online, %u listed",
+			online, expect);
+	return true;
+}
+
+/* Under torture_lock. */
+static DEFINE_SPINLOCK(torture_lock);
+static volatile unsigned long torture_count;
+static volatile unsigned long torture_double;
+static volatile int torture_inside = -1;
+static atomic_t torture_overlaps;
+
+/*
+ * Every CPU waits at the start line until all have arrived, and the last
+ * to arrive sets the deadline: the CPUs race for the same window however
+ * late each was scheduled (an emulated CPU may wait long for a host core).
+ */
+struct torture_arg {
+	atomic_t arrived;
+	uint64_t deadline;	/* store-release by the last to arrive */
+};
+
+static uint64_t torture_start(struct torture_arg *t)
+{
+	uint64_t deadline;
+
+	if ((unsigned int)atomic_inc_return(&t->arrived) == num_online_cpus())
+		smp_store_release(&t->deadline, arch_clock_ns() + TORTURE_NS);
+	/* Acquire: pairs with the release above. */
+	while (!(deadline = smp_load_acquire(&t->deadline)))
+		arch_cpu_relax();
+	return deadline;
+}
+
+/* Run @fn everywhere; *@sum = the iterations all CPUs counted. */
+static bool torture_run(void (*fn)(void *arg), const char *what,
+			unsigned long *sum)
+{
+	struct torture_arg t = { .arrived = ATOMIC_INIT(0) };
+	unsigned int cpu;
+
+	on_each_cpu(fn, &t, true);
+	*sum = 0;
+	for_each_online_cpu(cpu) {
+		unsigned long n = per_cpu_ptr(&smp_probe, cpu)->iterations;
+
+		ktap_diag("cpu %u: %lu %s increments", cpu, n, what);
+		SELFTEST_EXPECT(n > 0, "cpu %u made no %s increment", cpu,
+				what);
+		*sum += n;
+	}
+	return true;
+}
+
+static void lock_torture(void *arg)
+{
+	struct smp_probe *p = this_cpu_ptr(&smp_probe);
+	int me = (int)smp_processor_id();
+	uint64_t deadline = torture_start(arg);
+
+	p->iterations = 0;
+	while (p->iterations < TORTURE_MAX_ITERATIONS &&
+	       (p->iterations & 15 || arch_clock_ns() < deadline)) {
+		spin_lock(&torture_lock);
+		if (torture_inside != -1)
+			atomic_inc(&torture_overlaps);
+		torture_inside = me;
+		/* Plain read-modify-writes: only the lock keeps them whole. */
+		torture_count = torture_count + 1;
+		torture_double = torture_double + 2;
+		if (torture_inside != me)
+			atomic_inc(&torture_overlaps);
+		torture_inside = -1;
+		spin_unlock(&torture_lock);
+		p->iterations++;
+	}
+}
+
+SELFTEST(smp_lock_torture, STAGE_BOOT + 1)
+{
+	const char *why = smp_untestable(true);
+	unsigned long sum;
+
+	if (why)
+		return selftest_skip("%s", why);
+	torture_count = torture_double = 0;
+	if (!torture_run(lock_torture, "locked", &sum))
+		return false;
+	SELFTEST_EXPECT(atomic_read(&torture_overlaps) == 0, "%d times two "
+			"CPUs were inside the lock", atomic_read(&torture_overlaps));
+	SELFTEST_EXPECT(torture_count == sum && torture_double == 2 * sum,
+			"counters %lu and %lu, expected %lu and %lu",
+			torture_count, torture_double, sum, 2 * sum);
+	return true;
+}
+
+static atomic_t atomic_count;
+static atomic_long_t atomic_sum;
+static atomic_t atomic_cas;
+
+static void atomic_torture(void *arg)
+{
+	struct smp_probe *p = this_cpu_ptr(&smp_probe);
+	uint64_t deadline = torture_start(arg);
+
+	p->iterations = 0;
+	while (p->iterations < TORTURE_MAX_ITERATIONS &&
+	       (p->iterations & 63 || arch_clock_ns() < deadline)) {
+		int old;
+
+		atomic_inc(&atomic_count);
+		atomic_long_add_return(3, &atomic_sum);
+		do
+			old = atomic_read(&atomic_cas);
+		while (atomic_cmpxchg(&atomic_cas, old, old + 1) != old);
+		p->iterations++;
+	}
+}
+
+SELFTEST(smp_atomic_torture, STAGE_BOOT + 2)
+{
+	const char *why = smp_untestable(true);
+	unsigned long sum;
+
+	if (why)
+		return selftest_skip("%s", why);
+	atomic_set(&atomic_count, 0);
+	atomic_long_set(&atomic_sum, 0);
+	atomic_set(&atomic_cas, 0);
+	if (!torture_run(atomic_torture, "atomic", &sum))
+		return false;
+	SELFTEST_EXPECT((unsigned long)atomic_read(&atomic_count) == sum &&
+			(unsigned long)atomic_long_read(&atomic_sum) == 3 * sum &&
+			(unsigned long)atomic_read(&atomic_cas) == sum,
+			"inc %d, add %ld, cmpxchg %d; expected %lu, %lu, %lu",
+			atomic_read(&atomic_count), atomic_long_read(&atomic_sum),
+			atomic_read(&atomic_cas), sum, 3 * sum, sum);
+	return true;
+}
