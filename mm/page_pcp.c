@@ -68,8 +68,19 @@ static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 /* Under @pcp's lock: take the current tunables. */
 static void pcp_set_tunables(struct per_cpu_pages *pcp)
 {
-	pcp->batch = READ_ONCE(pcp_batch_value);
+	WRITE_ONCE(pcp->batch, READ_ONCE(pcp_batch_value));
 	pcp->high = READ_ONCE(pcp_high_value);
+}
+
+/*
+ * Whether @pcp's owner has used it: its first allocation or free took the
+ * lock (which a zeroed area leaves unlocked, but with a debug holder of
+ * CPU 0, not "nobody") and set @batch. Only such a set is locked by other
+ * CPUs; one never used holds nothing.
+ */
+static bool pcp_in_use(const struct per_cpu_pages *pcp)
+{
+	return READ_ONCE(pcp->batch) || READ_ONCE(pcp->count);
 }
 
 /* Under @pcp's lock and the zone lock: give @pcp's blocks back until at
@@ -227,6 +238,8 @@ void pcp_lock_all(unsigned long *locked)
 
 	memset(locked, 0, PCP_CPU_WORDS * sizeof(*locked));
 	for_each_online_cpu(cpu) {
+		if (!pcp_in_use(per_cpu_ptr(&pcp_pages, cpu)))
+			continue;
 		spin_lock(&per_cpu_ptr(&pcp_pages, cpu)->lock);
 		locked[cpu / 64] |= 1UL << (cpu % 64);
 	}
@@ -246,6 +259,8 @@ void show_pcp_lists(void)
 	for_each_online_cpu(cpu) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
 
+		if (!pcp_in_use(pcp))
+			continue;
 		spin_lock(&pcp->lock);
 		if (pcp->batch) {
 			printk("CPU %u: hi: %d, btch: %d usd: %d; blocks by order:",
@@ -282,6 +297,8 @@ static void apply_tunables(bool print)
 	for_each_online_cpu(cpu) {
 		struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
 
+		if (!pcp_in_use(pcp))
+			continue;
 		spin_lock(&pcp->lock);
 		if (pcp->batch) {
 			pcp_set_tunables(pcp);
@@ -336,8 +353,10 @@ int pcp_high(void)
 void pcp_reset_for_test(void)
 {
 	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		memset(per_cpu_ptr(&pcp_pages, cpu), 0, sizeof(struct per_cpu_pages));
+		spin_lock_init(&per_cpu_ptr(&pcp_pages, cpu)->lock);
+	}
 	spin_lock(&tunables_lock);
 	pcp_disabled = false;
 	WRITE_ONCE(pcp_batch_value, 1);

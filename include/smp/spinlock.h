@@ -35,13 +35,14 @@ typedef struct spinlock {
 	atomic_t serving;	/* the ticket that holds the lock; written
 				 * only by the holder, in spin_unlock() */
 #if CONFIG_DEBUG_SPINLOCK
-	int holder;		/* CPU holding it, -1 when free; written by
-				 * the holder only */
+	int holder;		/* CPU holding it + 1, 0 when free (so that
+				 * a zeroed lock, in BSS or a per-CPU area,
+				 * is a free one); written by the holder only */
 #endif
 } spinlock_t;
 
 #if CONFIG_DEBUG_SPINLOCK
-#define __SPIN_LOCK_UNLOCKED	{ ATOMIC_INIT(0), ATOMIC_INIT(0), -1 }
+#define __SPIN_LOCK_UNLOCKED	{ ATOMIC_INIT(0), ATOMIC_INIT(0), 0 }
 #else
 #define __SPIN_LOCK_UNLOCKED	{ ATOMIC_INIT(0), ATOMIC_INIT(0) }
 #endif
