@@ -437,7 +437,7 @@ def main():
     for key, fn in sections.items():
         doc = doc.replace("{{%s}}" % key, fn())
     mode = rep.r.machine["mode"]
-    doc = doc.replace("{{mode}}", {"full": "make bench",
+    doc = doc.replace("{{mode}}", {"full": "make bench PUBLISH=1",
                                    "quick": "make bench QUICK=1"}.get(
                                        mode, "bench/smoke.sh"))
     missing = re.findall(r"\{\{\w+\}\}", doc)

@@ -6,12 +6,16 @@
 # short run mean nothing and are not checked, only their form.
 #
 #   bench/smoke.sh [BINDIR]    (default: build/bench/bin next to bench/)
+#
+# Each case is one command, then "result $?": the status of the line before.
+# shellcheck disable=SC2181
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 BIN=${1:-$ROOT/build/bench/bin}
 OUT=${BENCH_SMOKE_DIR:-$ROOT/build/bench/smoke}
 PROGS="buddy buddy-o15 glibc jemalloc mimalloc"
+# shellcheck source=tests/lib/ktap.sh
 . "$ROOT/tests/lib/ktap.sh"
 
 result() {	# result <status> <name> [diagnostic]

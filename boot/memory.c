@@ -18,8 +18,8 @@
  *     initrd, multiboot2 and PVH modules.
  *   - the low 1 MiB on x86_64 (arch_reserve_memory(): real-mode IVT, BDA,
  *     EBDA, option ROMs and the BIOS live there).
- *   - page 0 wherever it is RAM: physical address 0 is how memblock says
- *     "nothing", so that page is never handed out.
+ *   - page 0 is mm/'s policy, not boot's: memblock_free_all() keeps it
+ *     out (<mm/memblock.h>).
  * All of it happens before the first memblock allocation.
  */
 #include <stdarg.h>
@@ -138,6 +138,36 @@ static void dump_efi_info(phys_addr_t info, size_t size)
 }
 #endif
 
+phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
+{
+	const void *p = phys_to_virt(info);
+
+	if (proto == BOOT_PROTO_FDT)
+		return info;
+	if (proto == BOOT_PROTO_EFI && info &&
+	    efi_boot_info_size(p) > EFI_BOOT_INFO_HEADER)
+		return efi_boot_info_u64(p, offsetof(struct efi_boot_info, fdt));
+	return 0;
+}
+
+/*
+ * Under EFI the device tree sits in memory the map calls RAM (boot
+ * services data, on AAVMF): it is reserved, read-only and in place, like
+ * a DTB handed over directly.
+ */
+static int reserve_efi_fdt(enum boot_protocol proto, phys_addr_t info)
+{
+	phys_addr_t fdt = proto == BOOT_PROTO_EFI ? boot_info_fdt(proto, info)
+						  : 0;
+	uint32_t size = fdt ? fdt_header_totalsize(phys_to_virt(fdt)) : 0;
+
+	if (fdt && !size)
+		pr_warn("efi: no device tree magic at %#llx; not reserved\n",
+			(unsigned long long)fdt);
+	return size ? boot_reserve(fdt, size, "device tree blob (EFI "
+				   "configuration table)") : 0;
+}
+
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 {
 	struct boot_memmap map;
@@ -157,6 +187,7 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 
 	err = bootmem_apply(&map);
 	err = err ?: boot_reserve(info, map.info_size, what);
+	err = err ?: reserve_efi_fdt(proto, info);
 	err = err ?: boot_reserve(virt_to_phys(_start), _end - _start,
 				  "kernel image");
 	err = err ?: boot_reserve_policy(virt_to_phys(__boot_stack_bottom),
@@ -170,8 +201,5 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	if (err)
 		boot_refuse("cannot reserve boot memory (error %d)", err);
 	arch_reserve_memory();
-	if (memblock_is_memory(0) && !memblock_is_region_reserved(0, PAGE_SIZE))
-		boot_reserve_policy(0, PAGE_SIZE,
-				    "page 0 (address 0 means none)");
 	boot_memory_print();
 }

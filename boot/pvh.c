@@ -17,12 +17,12 @@
  * start_info itself, map->info_size bytes); a saved file gives offsets
  * instead, and only the modules are reported.
  */
+#include <boot/abi.h>
 #include <boot/bytes.h>
 #include <boot/readers.h>
 #include <lib/errno.h>
 #include <lib/string.h>
 
-#define PVH_MAGIC		0x336ec578u
 #define PVH_V0_SIZE		40u
 #define PVH_V1_SIZE		56u
 #define PVH_MEMMAP_ENTRY	24u

@@ -11,8 +11,9 @@
 # measures instead of testing, tests/selftest/bench.c) and booted with
 # -icount shift=0,sleep=off, which makes the guest's counters count
 # instructions. tests/selftest/bench_qemu.py collects the "bench:" lines
-# into one markdown table, printed, written to build/bench-qemu/table.md
-# and put between the bench-qemu markers of docs/performance.md.
+# into one markdown table, printed and written to build/bench-qemu/table.md;
+# with PUBLISH=1 also put between the bench-qemu markers of
+# docs/performance.md (a plain run leaves the tree clean).
 
 BENCH_QEMU_ARCHES	?= riscv64 aarch64 x86_64
 BENCH_MEMS	?= 128M 1G 4G
@@ -29,4 +30,4 @@ bench-qemu:
 	$(Q)python3 tests/selftest/bench_qemu.py --out $(BENCH_QEMU_DIR) \
 		--targets '$(BENCH_QEMU_ARCHES)' --mems '$(BENCH_MEMS)' \
 		--runs $(BENCH_RUNS) --icount '$(BENCH_ICOUNT)' \
-		--doc docs/performance.md
+		$(if $(PUBLISH),--doc docs/performance.md)

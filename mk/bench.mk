@@ -1,8 +1,9 @@
 # bench.mk - host benchmarks: buddyboot's buddy allocator against glibc,
 # jemalloc and mimalloc, measured side by side (docs/performance.md).
 #
-#   make bench           the full run: build/bench/, then docs/performance.md
-#                        and docs/performance-*.png
+#   make bench           the full run, its report and plots in build/bench/full/
+#   make bench PUBLISH=1 the same, then docs/performance.md and the
+#                        docs/performance-<name>.png plots (tracked files)
 #   make bench QUICK=1   a short run (under a minute) into build/bench/ only
 #   make bench-build     just the programs, build/bench/bin/bench-*
 #
@@ -17,7 +18,7 @@
 BENCH_CC	?= gcc
 BENCH_DIR	:= $(BUILD_ROOT)/bench
 BENCH_BIN	:= $(BENCH_DIR)/bin
-BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
+BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes \
 		   -fno-strict-aliasing
 # As host.mk's LIBMM_SRCS, which is not defined yet when this file is read.
@@ -79,10 +80,15 @@ BENCH_RESULTS	:= $(BENCH_DIR)/$(if $(QUICK),quick,full)
 
 bench-build: $(BENCH_TARGETS)
 
-## bench: measure, then write the tables and plots (QUICK=1: short run)
+PUBLISH		?=
+ifneq ($(and $(PUBLISH),$(QUICK)),)
+$(error PUBLISH=1 publishes a full run only; drop QUICK=1)
+endif
+
+## bench: measure into build/bench/ (QUICK=1: short run; PUBLISH=1: also docs/)
 bench: $(BENCH_TARGETS)
 	$(Q)python3 bench/run.py $(BENCH_BIN) $(BENCH_RESULTS) $(if $(QUICK),--quick)
-	$(Q)python3 bench/report.py $(BENCH_RESULTS) $(if $(QUICK),,--publish docs)
+	$(Q)python3 bench/report.py $(BENCH_RESULTS) $(if $(PUBLISH),--publish docs)
 
 TEST_SUITES	+= bench-smoke=$(CURDIR)/bench/smoke.sh
 TEST_PREREQS	+= bench-build

@@ -1,26 +1,46 @@
 # check.mk - static checks of the tree.
 #
-#   make check   the Coccinelle semantic patches for the seeds' MAX_PAGE_ORDER
-#                bug patterns, over the whole tree (no hit allowed) and over
-#                the known-bad samples in tests/coccinelle-samples/ (each
-#                must be flagged exactly), and the compile-time promises of
-#                mm/ (freestanding on every target, impossible geometry and
-#                the old order name refused)
-#              and (mk/efi.mk) that each target's EFI image has consistent
-#              PE32+ headers (scripts/efi/check-images.sh)
+#   make check   - the Coccinelle semantic patches for the seeds'
+#                  MAX_PAGE_ORDER bug patterns, over the whole tree (no hit
+#                  allowed) and over the known-bad samples in
+#                  tests/coccinelle-samples/ (each must be flagged exactly);
+#                - the compile-time promises of mm/ (freestanding on every
+#                  target, impossible geometry, the old order name and a
+#                  non-decimal MAX_PAGE_ORDER refused);
+#                - shellcheck on every shell script, pyflakes on every
+#                  Python program (scripts/lint/lint.sh);
+#                - (mk/efi.mk) each target's EFI image has consistent
+#                  PE32+ headers (scripts/efi/check-images.sh);
+#   make check-paths   every repository path a comment or a doc names
+#                  exists (scripts/lint/check-paths.py).
 #
-# Both print KTAP and are registered as suites for the runner.
+# Each prints KTAP and is registered as a suite for the runner. The
+# packages they need are installed (or named) first, as for `make test`.
 
-TEST_SUITES	+= check-coccinelle=scripts/coccinelle/check.sh \
-		   check-mm-build=tests/host/mm/build-checks.sh
+CHECK_PACKAGES	:= coccinelle shellcheck pyflakes3
+HOST_PACKAGES	+= $(CHECK_PACKAGES)
 
-.PHONY: check check-coccinelle check-mm-build
+CHECK_SUITES	:= check-coccinelle=scripts/coccinelle/check.sh \
+		   check-mm-build=tests/host/mm/build-checks.sh \
+		   check-lint=scripts/lint/lint.sh
+TEST_SUITES	+= $(CHECK_SUITES)
 
-## check: coccinelle bug patterns and compile-time checks of mm/
-check: check-coccinelle check-mm-build
+.PHONY: check check-coccinelle check-mm-build check-lint check-paths
+
+## check: Coccinelle, mm/ build promises, shellcheck and pyflakes
+check:
+	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
+	$(Q)$(BBTEST) test $(addprefix --suite ,$(CHECK_SUITES))
 
 check-coccinelle:
 	$(Q)scripts/coccinelle/check.sh
 
 check-mm-build:
 	$(Q)tests/host/mm/build-checks.sh
+
+check-lint:
+	$(Q)scripts/lint/lint.sh
+
+## check-paths: every repository path named in a comment or doc exists
+check-paths:
+	$(Q)scripts/lint/check-paths.py

@@ -4,16 +4,17 @@
 #                    fake arch (arch/host), the same sources the kernel uses
 #   make test-host   host unit, model and fuzz suites under ASan and UBSan,
 #                    at the default MAX_PAGE_ORDER and at the largest (15);
-#                    the concurrent suites under ThreadSanitizer too
+#                    the SMP layer's and the allocator's concurrent suites
+#                    under ThreadSanitizer too
 #   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
 #   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
 #                    see tests/host/mm/perf_mm.c
 #
 # Variants build side by side under build/host/<variant>/: "plain" (the
-# library others link), "asan" and "asan-order15" (tests), "tsan"
-# (ThreadSanitizer, the concurrent tests), "fuzz" (clang, libFuzzer
-# coverage). Each suite prints KTAP and is registered in
-# TEST_SUITES for the runner.
+# library others link), "asan" and "asan-order15" (tests), "fuzz" (clang,
+# libFuzzer coverage), "tsan" (ThreadSanitizer, for code that runs on
+# several CPUs: threads are CPUs on the host). Each suite prints KTAP and
+# is registered in TEST_SUITES for the runner.
 
 HOST_DIR	:= $(BUILD_ROOT)/host
 HOST_CC		?= cc
@@ -28,11 +29,13 @@ LIBMM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
 		   $(SMP_HOST_SRCS) $(sort $(wildcard arch/host/*.c))
 HOST_CPPFLAGS	:= -Iinclude -Iarch/host/include -Iarch/host -DCONFIG_HOST=1 \
 		   -DCONFIG_ARCH_NAME='"host"' -D_GNU_SOURCE
-HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+HOST_WARN	:= -Wall -Wextra -Werror -Wshadow -Wundef -Wstrict-prototypes \
 		   -Wmissing-prototypes -Wno-unused-parameter
 HOST_CFLAGS	:= -std=gnu11 -O2 -g $(HOST_WARN) -fno-strict-aliasing
 SAN_FLAGS	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
 		   -fno-omit-frame-pointer
+# ThreadSanitizer: code that runs on several CPUs (host threads).
+TSAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
 
 # $(call host_variant,name,compiler,flags): objects and libmm-<name>.a
 define host_variant
@@ -48,26 +51,27 @@ $(HOST_DIR)/$(1)/libmm.a: $(patsubst %.c,$(HOST_DIR)/$(1)/%.o,$(LIBMM_SRCS))
 -include $(patsubst %.c,$(HOST_DIR)/$(1)/%.d,$(LIBMM_SRCS) $(HOST_TEST_SRCS))
 endef
 
-HOST_TEST_SRCS	:= $(sort $(wildcard tests/host/mm/*.c))
+HOST_TEST_SRCS	:= $(sort $(wildcard tests/host/mm/*.c tests/host/smp/*.c))
 HARNESS		:= tests/host/mm/harness.c
 
 $(eval $(call host_variant,plain,$(HOST_CC),$(HOST_CFLAGS)))
 $(eval $(call host_variant,asan,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS)))
 $(eval $(call host_variant,asan-order15,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=15))
 $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link))
-# ThreadSanitizer: the concurrent suites, every CPU a thread.
-TSAN_FLAGS	:= -fsanitize=thread -fno-omit-frame-pointer
 $(eval $(call host_variant,tsan,$(HOST_CC),$(HOST_CFLAGS) $(TSAN_FLAGS)))
 
 $(HOST_DIR)/libmm.a: $(HOST_DIR)/plain/libmm.a
 	$(Q)cp $< $@
+
+# The link flags of a variant's test programs (default: ASan and UBSan).
+HOST_LDFLAGS_tsan := $(TSAN_FLAGS) -lpthread
 
 # $(call host_test,binary,variant,sources): a test program, with the harness
 define host_test
 $(HOST_DIR)/tests/$(1): $(patsubst %.c,$(HOST_DIR)/$(2)/%.o,$(3) $(HARNESS)) $(HOST_DIR)/$(2)/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  HOSTLD  $$@"
-	$(Q)$(HOST_CC) $(if $(filter tsan,$(2)),$(TSAN_FLAGS),$(SAN_FLAGS)) -o $$@ $$^ -lm
+	$(Q)$(HOST_CC) $(or $(HOST_LDFLAGS_$(2)),$(SAN_FLAGS)) -o $$@ $$^ -lm
 HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
@@ -80,6 +84,11 @@ $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
   $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
 $(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
+
+# The SMP layer (smp/, arch/host/smp.c) under ThreadSanitizer: the
+# "tsan" variant, which other suites of code that runs on several CPUs
+# reuse with $(call host_test,<name>,tsan,<sources>).
+$(eval $(call host_test,test-smp-tsan,tsan,tests/host/smp/test_smp.c))
 
 # libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
 FUZZERS		:= page-alloc
@@ -112,6 +121,7 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
 		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \
 		   host-page-smp-tsan=$(HOST_DIR)/tests/test-page-smp-tsan \
+		   host-smp-tsan=$(HOST_DIR)/tests/test-smp-tsan \
 		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
 
 TEST_SUITES	+= $(HOST_SUITES)

@@ -26,7 +26,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
 		   $(if $(FAULT),-DCONFIG_SELFTEST_FAULT_$(subst -,_,$(FAULT))=1)
-KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow \
+KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
 		   -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \
 		   -fno-common -fno-strict-aliasing -fno-omit-frame-pointer \

@@ -44,6 +44,7 @@ BOOT_SUITES += host-$(1)=$(HOST_DIR)/tests/$(1)
 endef
 
 $(eval $(call boot_test,boot-fdt,tests/host/boot/test_fdt.c))
+$(eval $(call boot_test,boot-fdt-cpus,tests/host/boot/test_fdt_cpus.c))
 $(eval $(call boot_test,boot-x86-info,tests/host/boot/test_x86_info.c))
 $(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
 $(eval $(call boot_test,boot-efi,tests/host/boot/test_efi.c))

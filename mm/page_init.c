@@ -140,13 +140,14 @@ unsigned long memblock_free_all(void)
 	 * refused free), instead of following the zeroed sentinels.
 	 */
 	__page_allocator_init_lists();
-	/*
-	 * Where physical 0 is virtual NULL, a block there would look like a
-	 * failed allocation: keep that one page out.
-	 */
+	/* The page-0 policy: see memblock_free_all() in <mm/memblock.h>. */
 	if (!phys_to_virt(0) && memblock_is_memory(0) &&
-	    memblock_reserve(0, PAGE_SIZE))
-		return 0;
+	    !memblock_is_region_reserved(0, PAGE_SIZE)) {
+		if (memblock_reserve(0, PAGE_SIZE))
+			return 0;
+		pr_info("memblock_free_all: page 0 kept out: physical 0 is "
+			"NULL here\n");
+	}
 	/* The metadata allocation only trims a range: it adds no run. */
 	if (sparse_init(count_runs()))
 		return 0;

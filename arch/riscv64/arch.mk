@@ -18,6 +18,7 @@ ARCH_ASFLAGS	:=
 ARCH_CFLAGS	+= -fpie
 ARCH_LDFLAGS	:= -Wl,-pie -Wl,--no-dynamic-linker -Wl,-z,notext
 ARCH_SRCS	:= $(sort $(wildcard arch/riscv64/*.S arch/riscv64/*.c))
+ARCH_CFLAGS	+= $(if $(LOTTERY),-DCONFIG_RISCV_START_AT_IMAGE_ENTRY=1)
 # The raw Image with a Linux boot header (entry.S), for booti and -kernel.
 ARCH_IMAGES	:= $(BUILD_DIR)/Image
 
@@ -40,6 +41,32 @@ UBOOT_ARCH	:= riscv
 UBOOT_MIN_MEM_MIB := 256
 QEMU_UBOOT_ARGS	:= -kernel /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 
+
+# BOOT_HART=n: boot on hart n every time (n < SMP). OpenSBI's fw_dynamic
+# boots the hart its boot information prefers, which QEMU always says is
+# hart 0; arch/riscv64/qemu/boot_hart.S is a reset stub that says n, and
+# QEMU starts every hart in it. Without BOOT_HART, QEMU's own reset ROM.
+BOOT_HART	?=
+ifneq ($(BOOT_HART),)
+ifneq ($(shell echo '$(BOOT_HART)' | grep -Ex '[0-9]+'),$(BOOT_HART))
+$(error BOOT_HART=$(BOOT_HART) is not a hart number)
+endif
+BOOT_HART_STUB	:= $(BUILD_DIR)/boot-hart-$(BOOT_HART).bin
+# Free RAM between OpenSBI's 512 KiB and the kernel at 0x80200000.
+BOOT_HART_STUB_ADDR := 0x801ff000
+ARCH_IMAGES	+= $(BOOT_HART_STUB)
+QEMU_MACHINE_ARGS += -device loader,file=$(BOOT_HART_STUB),addr=$(BOOT_HART_STUB_ADDR),force-raw=on \
+		     $(foreach i,$(shell seq 0 $$(($(SMP) - 1))),-device loader,addr=$(BOOT_HART_STUB_ADDR),cpu-num=$(i))
+
+# It waits for the kernel's boot_lottery word: its address in this image.
+$(BOOT_HART_STUB): arch/riscv64/qemu/boot_hart.S $(KERNEL_ELF)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  AS      $@"
+	$(Q)$(CC) -nostdlib -march=rv64imac_zicsr -mabi=lp64 -DBOOT_HART=$(BOOT_HART) \
+		-DKERNEL_LOTTERY=0x$$($(NM) $(KERNEL_ELF) | awk '$$3 == "boot_lottery" { print $$1 }') \
+		-Wl,-Ttext=$(BOOT_HART_STUB_ADDR) -Wl,--build-id=none -o $@.elf $<
+	$(Q)$(OBJCOPY) -O binary -j .text $@.elf $@
+endif
 
 $(BUILD_DIR)/Image: $(KERNEL_ELF)
 	$(Q)echo "  IMAGE   $@"

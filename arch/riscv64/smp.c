@@ -16,6 +16,9 @@
  * way ends in riscv_secondary_entry: hart_start succeeds for a STOPPED
  * hart, and answers "already available" for one that is running, which
  * here means it is waiting in the table and has just been released.
+ * Built with LOTTERY=1 (CONFIG_RISCV_START_AT_IMAGE_ENTRY), hart_start
+ * sends every secondary hart to _start instead, where it loses the
+ * lottery: the matrix boots that to prove the waiting path.
  *
  * arch_clock_ns() reads the `time` CSR at the device tree's
  * timebase-frequency.
@@ -31,6 +34,13 @@
 #include "smp.h"
 
 void riscv_secondary_entry(void);
+extern char _start[];
+
+#ifdef CONFIG_RISCV_START_AT_IMAGE_ENTRY
+#define SECONDARY_START_ADDR	((unsigned long)virt_to_phys(_start))
+#else
+#define SECONDARY_START_ADDR	((unsigned long)virt_to_phys(riscv_secondary_entry))
+#endif
 
 _Static_assert(__builtin_offsetof(struct secondary_boot, stack_top) ==
 			       SB_STACK_TOP &&
@@ -101,8 +111,7 @@ int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
 
 	/* The MMU is off: these addresses are physical as they are. */
 	ret = sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, desc->hwid,
-		       (unsigned long)virt_to_phys(riscv_secondary_entry),
-		       (unsigned long)virt_to_phys(boot));
+		       SECONDARY_START_ADDR, (unsigned long)virt_to_phys(boot));
 	if (ret.error == SBI_ERR_ALREADY_AVAILABLE)
 		return 0;	/* running: the release above starts it */
 	if (ret.error) {

@@ -7,7 +7,7 @@
  * convention, and firmware keeps using it), the VGA window and the option
  * and BIOS ROMs (0xa0000-0xfffff), and whatever tables the firmware or
  * the loader left there (QEMU's PVH ROM puts hvm_start_info there). Linux
- * reserves most of it for the same reasons (arch/x86/kernel/setup.c,
+ * reserves most of it for the same reasons (Linux's arch/x86/kernel/setup.c,
  * trim_low_memory_range and the EBDA reservation) and keeps page 0
  * reserved always. Under 1 MiB of a machine with gigabytes is not worth
  * a single wrong guess, so all of it stays reserved.

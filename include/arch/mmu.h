@@ -13,10 +13,12 @@
  * before the hand-off, so that every page the buddy allocator hands out
  * is reachable at phys_to_virt(). Called by boot_main after memory
  * discovery and arch_reserve_memory(), before memblock_free_all().
- * Page tables come from memblock. RAM that cannot be mapped (beyond the
- * CPU's physical or virtual address width) is reported and removed from
- * memblock, so that it is never handed out; running out of memory for the
- * page tables themselves is a panic.
+ * Where the page tables come from is the arch's choice: x86_64 takes them
+ * from memblock (running out of memory for them is a panic), aarch64 uses
+ * static tables in the image, riscv64 runs with the MMU off. RAM that
+ * cannot be mapped (beyond the CPU's physical or virtual address width, or
+ * the static window) is reported and removed with memblock_cap_memory(),
+ * so that it is never handed out.
  */
 void arch_mmu_init(void);
 

@@ -15,9 +15,9 @@
 #ifndef BOOT_FDT_H
 #define BOOT_FDT_H
 
+#include <boot/abi.h>
 #include <lib/types.h>
 
-#define FDT_MAGIC		0xd00dfeedu
 #define FDT_V16_HEADER_SIZE	36u
 #define FDT_V17_HEADER_SIZE	40u
 #define FDT_MAX_DEPTH		32	/* deeper nesting is refused */

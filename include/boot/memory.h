@@ -20,8 +20,8 @@
  *   3. reserve, each with its reason: the loader's and firmware's ranges
  *      (DT reserved-memory, no-map, /memreserve/, initrd, modules), the
  *      boot info itself, the kernel image [_start, _end) BSS included, the
- *      boot stack, then arch_reserve_memory() (x86_64: the low 1 MiB) and
- *      page 0 if it is RAM and still free;
+ *      boot stack, then arch_reserve_memory() (x86_64: the low 1 MiB);
+ *      page 0 is memblock_free_all()'s policy (<mm/memblock.h>);
  *   4. print the memory map and every reservation.
  * Boot info that cannot be used (malformed, no usable memory, more
  * regions than memblock holds before the MMU is up) is refused through
@@ -35,5 +35,12 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info);
  * off with the FAIL status.
  */
 void boot_refuse(const char *fmt, ...) __printf(1, 2) __noreturn;
+
+/*
+ * boot_info_fdt - the device tree the boot information leads to: @info
+ * itself for BOOT_PROTO_FDT, the EFI configuration table's (recorded by
+ * the EFI entry) for BOOT_PROTO_EFI, else 0.
+ */
+phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info);
 
 #endif /* BOOT_MEMORY_H */

@@ -34,7 +34,7 @@ int boot_reserve(phys_addr_t base, phys_addr_t size, const char *reason);
  * boot_reserve_policy - as boot_reserve(), for a reservation made by
  * policy rather than reported by the loader, which is expected to overlap
  * others or cover holes: the boot stack inside the kernel image, x86's
- * blanket low 1 MiB (arch_reserve_memory() should use this), page 0.
+ * blanket low 1 MiB (arch_reserve_memory() should use this).
  * Recorded and reserved, without the overlap and outside-memory warnings.
  */
 int boot_reserve_policy(phys_addr_t base, phys_addr_t size, const char *reason);
@@ -43,7 +43,10 @@ int boot_reserve_policy(phys_addr_t base, phys_addr_t size, const char *reason);
  * memblock.memory: never mapped, never handed out (DT "no-map"). */
 int boot_reserve_nomap(phys_addr_t base, phys_addr_t size, const char *reason);
 
-/* The recorded reservations, in the order they were made. */
+/*
+ * The recorded reservations: in the order they were made until
+ * boot_memory_print()/boot_memory_report() sorts them by base, in place.
+ */
 unsigned int boot_reservation_count(void);
 const struct boot_reservation *boot_reservation_get(unsigned int index);
 /* boot_reservations_unlisted - reserved but not recorded (table full). */

@@ -112,6 +112,12 @@ void memblock_dump_all(void);
  * memblock_free_all - the hand-off. Sets up per-page metadata (allocated
  * from memblock and reserved), then gives every free, mapped range to the
  * buddy allocator in the largest naturally aligned blocks.
+ *
+ * The page-0 policy, stated here only: where physical address 0 is the
+ * virtual NULL pointer (every kernel target: RAM is identity-mapped), the
+ * page at 0 is reserved first and never handed out, because a block there
+ * would have the address of a failed allocation. (memblock's own
+ * allocator never returns 0 either: 0 is its "nothing found".)
  * Return: the number of pages given to the buddy allocator.
  */
 unsigned long memblock_free_all(void);

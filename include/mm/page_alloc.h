@@ -4,7 +4,7 @@
  * Blocks of 2^order pages, order 0..MAX_PAGE_ORDER, each naturally aligned
  * (its first pfn is a multiple of 2^order). Names and meanings follow Linux.
  *
- * struct page is one byte per page: see mm/page_alloc.c for its encoding.
+ * struct page is one byte per page: see mm/page_state.h for its encoding.
  * A struct page pointer is only meaningful to the functions below.
  */
 #ifndef MM_PAGE_ALLOC_H

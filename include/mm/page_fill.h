@@ -2,7 +2,7 @@
  * page_fill.h - cover a byte count with the fewest buddy blocks.
  *
  * What dm-crypt's write buffer allocation does (Linux commit 5054e778fcd9,
- * seeds/010): take the largest block that fits what is left, and when no
+ * seed patch 010, see tests/selftest/seeds.c): take the largest block that fits what is left, and when no
  * block of that order is free, fall back one order at a time. The seed
  * started that search one below the old name, and so, after the redefinition,
  * never used the top order; here the search starts at MAX_PAGE_ORDER.

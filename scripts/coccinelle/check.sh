@@ -4,7 +4,7 @@
 # For each rule R.cocci, two cases:
 #   R_tree_clean     no hit anywhere in the tree (build/ and the known-bad
 #                    samples excluded);
-#   R_flags_sample   on tests/coccinelle-samples/R.c the hits are exactly
+#   R_flags_sample   on tests/coccinelle-samples/<R>.c the hits are exactly
 #                    the lines marked "BAD", so the rule is proven able to
 #                    fail and not to over-reach.
 # Run from the top of the tree. Exit status 0 iff every case passed.

@@ -8,11 +8,13 @@
 set -u
 
 # Its own build tree: make test builds build/<config> in parallel.
+# $mk and $objdump are command lines, split into words on purpose.
+# shellcheck disable=SC2086
 mk="make -s --no-print-directory BUILD_ROOT=build/efi-check"
 arches=$($mk print-arches)
 n=0
 for arch in $arches; do
-	img=$($mk ARCH=$arch PAGE_SIZE=4K print-efi-image)
+	img=$($mk ARCH="$arch" PAGE_SIZE=4K print-efi-image)
 	[ -n "$img" ] && n=$((n + 3))
 done
 echo "KTAP version 1"
@@ -23,15 +25,15 @@ result() {	# result OK NAME
 	if [ "$1" = 0 ]; then echo "ok $i $2"; else echo "not ok $i $2"; fail=1; fi
 }
 for arch in $arches; do
-	img=$($mk ARCH=$arch PAGE_SIZE=4K print-efi-image)
+	img=$($mk ARCH="$arch" PAGE_SIZE=4K print-efi-image)
 	[ -n "$img" ] || continue
-	out=$($mk ARCH=$arch PAGE_SIZE=4K "$img" 2>&1 &&
-	      python3 scripts/efi/pecheck.py --machine $arch "$img")
+	out=$($mk ARCH="$arch" PAGE_SIZE=4K "$img" 2>&1 &&
+	      python3 scripts/efi/pecheck.py --machine "$arch" "$img")
 	rc=$?
 	echo "$out" | sed 's/^/# /'
 	result $rc "pe_headers_$arch"
 
-	objdump=$($mk ARCH=$arch PAGE_SIZE=4K print-objdump)
+	objdump=$($mk ARCH="$arch" PAGE_SIZE=4K print-objdump)
 	if $objdump -p "$img" >/dev/null 2>&1; then
 		$objdump -p "$img" | grep -E '^(Magic|Subsystem|SectionAlignment|FileAlignment)' |
 			sed 's/^/# objdump: /'
@@ -52,7 +54,7 @@ pe = struct.unpack_from('<I', data, 0x3c)[0]
 struct.pack_into('<H', data, pe + 24 + 68, 3)
 open(sys.argv[2], 'wb').write(data)
 PY
-	out=$(python3 scripts/efi/pecheck.py --machine $arch "$bad")
+	out=$(python3 scripts/efi/pecheck.py --machine "$arch" "$bad")
 	rc=$?
 	echo "# broken copy: $out"
 	rm -f "$bad"

@@ -13,6 +13,7 @@ if [ $# -lt 3 ]; then
 	exit 2
 fi
 name=$1 binary=$2 seconds=$3 corpus=${4:-}
+# shellcheck source=tests/lib/ktap.sh
 . "$(dirname "$0")/../lib/ktap.sh"
 
 if [ ! -x "$binary" ]; then

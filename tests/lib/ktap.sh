@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # ktap.sh - the one KTAP emitter of buddyboot's shell scripts (the C one is
 # lib/ktap.c, the Python one KtapWriter in tests/runner/ktap.py).
 #

@@ -44,6 +44,12 @@ FAULTS = {
     "exception": ("unexpected exception",),
     "early-poweroff": ("missing plan",),
 }
+# The targets that start secondary CPUs, for the image where CPU 1 takes
+# an exception: the runner must fail it with a reason that names CPU 1
+# (its marker line, "EXCEPTION: cpu 1 (hwid ...): ...", is quoted in it).
+SECONDARY_FAULT = "secondary-exception"
+SECONDARY_FAULT_ARCHES = ("riscv64",)
+SECONDARY_FAULT_EXPECTED = "unexpected exception: 'EXCEPTION: cpu 1 "
 # Through a loader, the image that fails one case; a loader takes seconds
 # to reach the kernel, and the image ends the run as soon as it has failed.
 LOADER_FAULT = "fail"
@@ -112,6 +118,10 @@ def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
             for kind in FAULTS:
                 f.write(f"check-runner-{arch}-{kind} ARCH={arch} PAGE_SIZE=4K "
                         f"FAULT={kind} TIMEOUT={FAULT_TIMEOUT}\n")
+            if arch in SECONDARY_FAULT_ARCHES:
+                f.write(f"check-runner-{arch}-{SECONDARY_FAULT} ARCH={arch} "
+                        f"PAGE_SIZE=4K SMP=2 MEM=128M FAULT={SECONDARY_FAULT} "
+                        f"TIMEOUT={FAULT_TIMEOUT}\n")
             for boot in boots:
                 f.write(f"check-runner-{arch}-{boot}-{LOADER_FAULT} "
                         f"ARCH={arch} PAGE_SIZE=4K BOOT={boot} "
@@ -130,7 +140,8 @@ def main() -> int:
     write_matrix(matrix_path, targets)
     if os.path.exists(report_path):
         os.remove(report_path)
-    faults = sum(len(FAULTS) + len(boots) for boots in targets.values())
+    faults = sum(len(FAULTS) + len(boots) + (arch in SECONDARY_FAULT_ARCHES)
+                 for arch, boots in targets.items())
     refusals = len(REFUSALS) if REFUSE_ARCH in targets else 0
     ktap = KtapWriter(len(targets) + faults + refusals + 1)
 
@@ -154,6 +165,9 @@ def main() -> int:
         failures = [(kind, kind, expected) for kind, expected in FAULTS.items()]
         failures += [(f"{boot}-{LOADER_FAULT}", f"{boot}_{LOADER_FAULT}",
                       FAULTS[LOADER_FAULT]) for boot in boots]
+        if arch in SECONDARY_FAULT_ARCHES:
+            failures.append((SECONDARY_FAULT, SECONDARY_FAULT,
+                             SECONDARY_FAULT_EXPECTED))
         for run, case, expected in failures:
             got = results.get(f"check-runner-{arch}-{run}")
             reasons = "; ".join(got["reasons"]) if got else ""

@@ -78,7 +78,7 @@ def scenario(name: str) -> None:
     elif name == "extra":
         ktap("ok 1 alpha", "ok 2 beta", "ok 3 gamma", plan=2)
     elif name == "not-ok":
-        ktap("ok 1 alpha", "not ok 2 beta", "# beta: mm/x.c:12: lost a page",
+        ktap("ok 1 alpha", "not ok 2 beta", "# beta: mm/page_alloc.c:12: lost a page",
              "ok 3 gamma", plan=3)
     elif name == "duplicate":
         ktap("ok 1 alpha", "ok 1 alpha", "ok 3 gamma")

@@ -50,6 +50,7 @@ HOST_PROGRAM = ExitConvention(
     passing=0, failing=None,
     markers=_GUEST_MARKERS + (
         (r"==\d+==ERROR: \w+Sanitizer", "sanitizer report"),
+        (r"WARNING: ThreadSanitizer: ", "sanitizer report"),
         (r"\S+:\d+:\d+: runtime error: ", "undefined behaviour"),
     ),
 )

@@ -147,7 +147,7 @@ def splice(doc, text, args):
     i, j = old.find(begin), old.find(end)
     if i < 0 or j < i:
         raise SystemExit(f"bench-qemu: {doc} has no bench-qemu markers")
-    body = ("Produced by `make bench-qemu` (`tests/selftest/bench_qemu.py`). "
+    body = ("Produced by `make bench-qemu PUBLISH=1` (`tests/selftest/bench_qemu.py`). "
             "The guest reads its instruction counter (rdinstret, PMCCNTR_EL0, "
             "TSC; under `-icount shift=0` each counts instructions) around "
             "each operation. \"Reset to ready\" includes the firmware on "

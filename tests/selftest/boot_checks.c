@@ -4,9 +4,13 @@
  * booted on.
  */
 #include <arch/entry.h>
+#include <arch/memory.h>
+#include <boot/abi.h>
 #include <boot/bootmem.h>
+#include <boot/bytes.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
+#include <boot/memory.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include "selftest.h"
@@ -21,22 +25,6 @@ SELFTEST(boot_bss_cleared, STAGE_BOOT)
 	return true;
 }
 
-static uint32_t load_be32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-	       (uint32_t)b[2] << 8 | b[3];
-}
-
-static uint32_t load_le32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[1] << 8 | b[0];
-}
-
 SELFTEST(boot_info_found, STAGE_BOOT)
 {
 	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
@@ -45,11 +33,11 @@ SELFTEST(boot_info_found, STAGE_BOOT)
 			"the loader handed over no boot info");
 	switch (selftest_boot_facts.proto) {
 	case BOOT_PROTO_FDT:
-		SELFTEST_EXPECT(load_be32(info) == 0xd00dfeed,
+		SELFTEST_EXPECT(load_be32(info) == FDT_MAGIC,
 				"no FDT magic at %p", info);
 		break;
 	case BOOT_PROTO_PVH:
-		SELFTEST_EXPECT(load_le32(info) == 0x336ec578,
+		SELFTEST_EXPECT(load_le32(info) == PVH_MAGIC,
 				"no hvm_start_info magic at %p", info);
 		break;
 	case BOOT_PROTO_EFI:
@@ -101,18 +89,21 @@ static bool fdt_cpu_listed(const struct fdt *fdt, unsigned long id,
 /*
  * The CPU that booted is one the device tree lists (riscv64: the hart id
  * OpenSBI's lottery chose; aarch64: the MPIDR affinity), and which one it
- * was is printed: with -smp the boot CPU need not be CPU 0.
+ * was is printed: with -smp the boot CPU need not be CPU 0. Under EFI the
+ * device tree is the configuration table's.
  */
 SELFTEST(boot_cpu_listed, STAGE_BOOT)
 {
-	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
+	phys_addr_t dtb = boot_info_fdt(selftest_boot_facts.proto,
+					selftest_boot_facts.info);
+	const void *info = phys_to_virt(dtb);
 	unsigned long id = selftest_boot_facts.boot_cpu;
 	char error[BOOT_ERROR_LEN];
 	unsigned int count;
 	struct fdt fdt;
 
 	printk("# boot cpu %lu\n", id);
-	if (selftest_boot_facts.proto != BOOT_PROTO_FDT)
+	if (!dtb)
 		return selftest_skip("no CPU list in %s boot info (the ACPI "
 				     "MADT is not read)", CONFIG_ARCH_NAME);
 	SELFTEST_EXPECT(!fdt_open(&fdt, info, fdt_header_totalsize(info),

@@ -10,9 +10,14 @@
  *   exception       the guest takes an unexpected exception
  *   early-poweroff  the guest powers off with the PASS status before it
  *                   prints any plan line
+ *   secondary-exception
+ *                   CPU 1 takes an unexpected exception while the boot
+ *                   CPU waits for it in on_each_cpu(): the report must
+ *                   name CPU 1 (boot with SMP=2 at least)
  */
 #include <arch/cpu.h>
 #include <arch/poweroff.h>
+#include <smp/smp.h>
 #include "selftest.h"
 
 #if defined(CONFIG_SELFTEST_FAULT_fail)
@@ -38,6 +43,23 @@ SELFTEST(fault_traps_on_purpose, STAGE_BOOT)
 {
 	__builtin_trap();
 	return true;
+}
+#elif defined(CONFIG_SELFTEST_FAULT_secondary_exception)
+static void trap_on_cpu1(void *arg)
+{
+	(void)arg;
+	if (smp_processor_id() == 1)
+		__builtin_trap();
+}
+
+SELFTEST(fault_traps_on_a_secondary_cpu, STAGE_BOOT)
+{
+	if (!cpu_online(1))
+		return selftest_fail(__FILE__, __LINE__, "no cpu 1 online to "
+				     "take the exception");
+	on_each_cpu(trap_on_cpu1, NULL, true);
+	return selftest_fail(__FILE__, __LINE__, "cpu 1 came back from "
+			     "its exception");
 }
 #elif defined(CONFIG_SELFTEST_FAULT_early_poweroff)
 /* Called by boot_main() before selftest_run_all() prints the plan. */

@@ -13,13 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <boot/abi.h>
 #include <boot/bytes.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/readers.h>
 #include "memmap.h"
 
-#define PVH_MAGIC	0x336ec578u
 
 const char *memmap_format_name(enum memmap_format format)
 {

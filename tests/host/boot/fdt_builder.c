@@ -5,15 +5,9 @@
  */
 #include <stdarg.h>
 #include <string.h>
+#include <boot/abi.h>
+#include <boot/bytes.h>
 #include "fdt_builder.h"
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
 
 void fdtb_init(struct fdtb *b)
 {
@@ -22,7 +16,7 @@ void fdtb_init(struct fdtb *b)
 
 void fdtb_token(struct fdtb *b, uint32_t token)
 {
-	put32(b->st + b->st_len, token);
+	store_be32(b->st + b->st_len, token);
 	b->st_len += 4;
 }
 
@@ -76,7 +70,7 @@ void fdtb_prop_cells(struct fdtb *b, const char *name, unsigned int n, ...)
 
 	va_start(ap, n);
 	for (unsigned int i = 0; i < n; i++)
-		put32(val + 4 * i, va_arg(ap, uint32_t));
+		store_be32(val + 4 * i, va_arg(ap, uint32_t));
 	va_end(ap);
 	fdtb_prop(b, name, val, 4 * n);
 }
@@ -90,7 +84,7 @@ void fdtb_rsv(struct fdtb *b, uint64_t base, uint64_t size)
 
 void fdtb_set32(struct fdtb *b, size_t off, uint32_t v)
 {
-	put32(b->blob + off, v);
+	store_be32(b->blob + off, v);
 }
 
 void fdtb_finish(struct fdtb *b, int end)
@@ -105,10 +99,10 @@ void fdtb_finish(struct fdtb *b, int end)
 		uint64_t base = i < b->nr_rsv ? b->rsv[i][0] : 0;
 		uint64_t size = i < b->nr_rsv ? b->rsv[i][1] : 0;
 
-		put32(b->blob + off, base >> 32);
-		put32(b->blob + off + 4, (uint32_t)base);
-		put32(b->blob + off + 8, size >> 32);
-		put32(b->blob + off + 12, (uint32_t)size);
+		store_be32(b->blob + off, base >> 32);
+		store_be32(b->blob + off + 4, (uint32_t)base);
+		store_be32(b->blob + off + 8, size >> 32);
+		store_be32(b->blob + off + 12, (uint32_t)size);
 	}
 	b->off_struct = off;
 	memcpy(b->blob + off, b->st, b->st_len);
@@ -118,7 +112,7 @@ void fdtb_finish(struct fdtb *b, int end)
 	off += b->str_len;
 	b->len = off;
 
-	fdtb_set32(b, 0, 0xd00dfeed);
+	fdtb_set32(b, 0, FDT_MAGIC);
 	fdtb_set32(b, 4, (uint32_t)b->len);
 	fdtb_set32(b, 8, (uint32_t)b->off_struct);
 	fdtb_set32(b, 12, (uint32_t)b->off_strings);

@@ -1,14 +1,40 @@
 /*
- * fuzz_fdt.c - libFuzzer target for the device-tree reader.
+ * fuzz_fdt.c - libFuzzer target for the device-tree readers: the memory
+ * reader, and the CPU reader (boot/fdt_cpus.c) on the same input, whose
+ * list must hold the boot CPU first and no more than NR_CPUS CPUs however
+ * the input is malformed.
  */
+#include <boot/cpus.h>
+#include <lib/errno.h>
 #include "fuzz_reader.h"
+#include "host.h"
 
 static int read_fdt(const uint8_t *data, size_t size, struct boot_memmap *map)
 {
 	return fdt_memory_parse(data, size, map);
 }
 
+static void read_cpus(const uint8_t *data, size_t size)
+{
+	static struct boot_cpus cpus;
+	/* The boot hwid from the input too, so that it is sometimes listed. */
+	unsigned long boot = size ? data[size - 1] : 0;
+	int err;
+
+	host_console_set_quiet(true);	/* the CPU reader's messages */
+	err = fdt_read_cpus(data, size, boot, &cpus);
+
+	if (cpus.nr < 1 || cpus.nr > NR_CPUS || cpus.cpu[0].hwid != boot)
+		abort();
+	if (err && err != -EINVAL && err != -ENOENT)
+		abort();
+	for (unsigned int i = 1; !err && i < cpus.nr; i++)
+		if (cpus.cpu[i].hwid == boot)
+			abort();	/* the boot CPU twice */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	read_cpus(data, size);
 	return fuzz_reader(read_fdt, data, size);
 }

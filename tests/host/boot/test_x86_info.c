@@ -2,6 +2,7 @@
  * test_x86_info.c - the multiboot2 and PVH readers: QEMU's -m 128M map
  * read right, modules reserved, and a named refusal for each bad input.
  */
+#include <boot/abi.h>
 #include "boot_test.h"
 
 static uint8_t buf[1024];
@@ -161,7 +162,7 @@ static bool multiboot2_refuses_no_memory(void)
 static void pvh_blob(uint32_t version)
 {
 	len = 0;
-	put32(0x336ec578);
+	put32(PVH_MAGIC);
 	put32(version);
 	put32(0);
 	put32(1);			/* nr_modules */

@@ -10,8 +10,9 @@
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
 
-WARN="-std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+WARN="-std=gnu11 -O2 -Wall -Wextra -Werror -Wshadow -Wundef -Wstrict-prototypes \
  -Wmissing-prototypes -Wno-unused-parameter -ffreestanding -fno-builtin"
+# shellcheck source=tests/lib/ktap.sh
 . tests/lib/ktap.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -90,8 +91,12 @@ else
 	result fail max_order_is_poisoned
 fi
 printf '#include <mm/mm.h>\nint y(void) { return get_order(1) + MAX_PAGE_ORDER; }\n' >"$tmp/u.c"
-kcc riscv64 12 -Wno-missing-prototypes -c "$tmp/u.c" -o "$tmp/out.o" >"$tmp/log" 2>&1 &&
-	result ok umbrella_header_freestanding || result fail umbrella_header_freestanding
+if kcc riscv64 12 -Wno-missing-prototypes -c "$tmp/u.c" -o "$tmp/out.o" \
+	>"$tmp/log" 2>&1; then
+	result ok umbrella_header_freestanding
+else
+	result fail umbrella_header_freestanding
+fi
 build_mm mm_freestanding_aarch64_64k_order0 aarch64 16 -DCONFIG_MAX_PAGE_ORDER=0
 
 # make_refuses NAME VALUE: make MAX_PAGE_ORDER=VALUE stops with a sentence
@@ -111,6 +116,10 @@ make_refuses make_order_09_refused 09
 make_refuses make_order_hex_refused 0x8
 make_refuses make_order_sign_refused +8
 make_refuses make_order_word_refused ten
-MAX_PAGE_ORDER=0 make -s --no-print-directory print-qemu >"$tmp/log" 2>&1 &&
-	result ok make_order_0_accepted || result fail make_order_0_accepted
+if make -s --no-print-directory MAX_PAGE_ORDER=0 print-qemu >"$tmp/log" 2>&1
+then
+	result ok make_order_0_accepted
+else
+	result fail make_order_0_accepted
+fi
 ktap_finish

@@ -9,18 +9,15 @@
 #ifndef ASM_BOOT_H
 #define ASM_BOOT_H
 
+#include <boot/abi.h>	/* the magic values */
+
 /* Multiboot2 specification 2.0, section 3.1. */
-#define MULTIBOOT2_HEADER_MAGIC	    0xe85250d6
 #define MULTIBOOT2_ARCH_I386	    0 /* 32-bit protected mode entry */
 #define MULTIBOOT2_TAG_END	    0
 #define MULTIBOOT2_TAG_INFO_REQUEST 1
 #define MULTIBOOT2_INFO_MMAP	    6 /* the memory map tag */
-/* In eax at entry when GRUB (or another multiboot2 loader) started us. */
-#define MULTIBOOT2_BOOTLOADER_MAGIC 0x36d76289
 
 /* Xen's public elfnote.h: the 32-bit entry point of a PVH guest. */
 #define XEN_ELFNOTE_PHYS32_ENTRY  18
-/* The first field of hvm_start_info (Xen's arch-x86/hvm/start_info.h). */
-#define XEN_HVM_START_MAGIC_VALUE 0x336ec578
 
 #endif /* ASM_BOOT_H */

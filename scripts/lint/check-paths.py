@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""check-paths.py - every repository path named in a comment or a doc exists.
+
+Reads every file git tracks (text only) and finds the words that look like
+paths inside this repository: they start with one of its top-level
+folders (arch/, boot/, docs/, ...) and name a file or folder. Each must
+exist in the tree (a header may be named as #include names it,
+<arch/mmu.h> for include/arch/mmu.h). Not checked: patterns and placeholders (a word with
+<, *, $, %, { or [), paths under build/ (made by the build), and paths of
+other projects, which a line says by naming them just before the path
+("Linux's mm/memblock.c"): see FOREIGN; and the example target of
+docs/porting.md.
+
+Prints KTAP (one case per file that names paths); exits 0 iff all exist.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
+                                "..", "..", "tests", "runner"))
+from ktap import KtapWriter  # noqa: E402
+
+ROOTS = ("arch", "boot", "bench", "docs", "include", "lib", "linker", "mk",
+         "mm", "scripts", "smp", "tests", "tools")
+PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w.+/-]*[\w/])" % "|".join(ROOTS))
+# A path on a line that first names another project is that project's.
+FOREIGN = re.compile(r"\b(Linux|Linux's|kernel\.org|U-Boot's|QEMU's|lk|"
+                     r"xv6|xv6-riscv|Debian's|glibc|jemalloc|mimalloc|"
+                     r"OpenSBI's|GRUB's|dtc's|KUnit)\b")
+PLACEHOLDER = re.compile(r"[<*$%{\[]")
+# The new target docs/porting.md walks through, which does not exist.
+EXAMPLE = "loongarch64"
+
+
+def tracked() -> list[str]:
+    out = subprocess.run(["git", "ls-files", "-z"], stdout=subprocess.PIPE,
+                         check=True).stdout
+    return [p for p in out.decode().split("\0") if p]
+
+
+def names_in(path: str) -> list[tuple[int, str]]:
+    """(line number, path) of each repository path the file names."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (UnicodeDecodeError, IsADirectoryError, FileNotFoundError):
+        return []
+    found = []
+    for number, line in enumerate(lines, 1):
+        for m in PATH.finditer(line):
+            word = m.group(1)
+            end = m.end(1)
+            if end < len(line) and line[end] in "-<*$%{[":
+                continue    # a pattern: docs/performance-*.png
+            if FOREIGN.search(line[max(0, m.start(1) - 24):m.start(1)]):
+                continue
+            if PLACEHOLDER.search(word) or EXAMPLE in word:
+                continue
+            found.append((number, word.rstrip(".")))
+    return found
+
+
+def exists(word: str, present: set[str], folders: set[str]) -> bool:
+    """A file or folder of the tree, or a header as #include names it."""
+    return any(w in present or w in folders
+               for w in (word, "include/" + word))
+
+
+def main() -> int:
+    os.chdir(os.path.join(os.path.dirname(os.path.realpath(__file__)),
+                          "..", ".."))
+    files = tracked()
+    present = set(files)
+    folders = {os.path.dirname(p) for p in files}
+    while "" not in folders:
+        folders |= {os.path.dirname(d) for d in folders}
+    checked = [(p, names_in(p)) for p in files]
+    checked = [(p, n) for p, n in checked if n]
+    ktap = KtapWriter(len(checked))
+    for path, names in checked:
+        missing = [f"{path}:{line}: {word}" for line, word in names
+                   if not exists(word.rstrip("/"), present, folders)]
+        ktap.result(not missing, path, "\n".join(
+            ["names paths that are not in the tree:"] + missing))
+    return ktap.status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

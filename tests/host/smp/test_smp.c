@@ -1,0 +1,347 @@
+/*
+ * test_smp.c - the per-CPU and lock layer on the host, where every thread
+ * is a CPU (arch/host/smp.c), under ThreadSanitizer: a data race in any
+ * of it fails the suite.
+ *
+ *   locks: N threads, one spinlock, plain increments: exact totals
+ *   atomics: the same with atomics alone, cmpxchg loops included
+ *   per-CPU areas: distinct numbers and areas for live threads, each
+ *     zeroed and cache-line aligned, this_cpu_ptr == per_cpu_ptr(own id)
+ *   cpu-dead hooks: run on the exiting thread with its number, after
+ *     which the number is offline and handed out again
+ *   panics, each in a child process: a recursive lock, an unlock by the
+ *     wrong CPU, an unlock of a free lock, more threads than NR_CPUS
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <lib/atomic.h>
+#include <smp/percpu.h>
+#include <smp/smp.h>
+#include <smp/spinlock.h>
+#include "../mm/harness.h"
+
+/* A race report ends the run at once, with a status the runner reads. */
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "halt_on_error=1:exitcode=66";
+}
+
+#define THREADS		8
+#define ITERATIONS	20000
+
+static void run_threads(unsigned int n, void *(*fn)(void *), void *arg)
+{
+	pthread_t t[NR_CPUS];
+
+	for (unsigned int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, fn, arg))
+			abort();
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+static DEFINE_SPINLOCK(count_lock);
+static unsigned long locked_count;	/* under count_lock */
+static unsigned long locked_double;	/* under count_lock */
+
+static void *lock_worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ITERATIONS; i++) {
+		spin_lock(&count_lock);
+		locked_count++;
+		locked_double += 2;
+		spin_unlock(&count_lock);
+	}
+	return NULL;
+}
+
+static bool spinlock_counts_exactly(void)
+{
+	unsigned long flags;
+
+	locked_count = locked_double = 0;
+	run_threads(THREADS, lock_worker, NULL);
+	EXPECT(locked_count == THREADS * ITERATIONS &&
+	       locked_double == 2UL * THREADS * ITERATIONS,
+	       "%lu and %lu after %d threads x %d", locked_count,
+	       locked_double, THREADS, ITERATIONS);
+	EXPECT(!spin_is_locked(&count_lock), "the lock is still held");
+	EXPECT(spin_trylock(&count_lock), "a free lock was refused");
+	EXPECT(!spin_trylock(&count_lock), "a held lock was taken again");
+	spin_unlock(&count_lock);
+	spin_lock_irqsave(&count_lock, flags);
+	spin_unlock_irqrestore(&count_lock, flags);
+	return true;
+}
+
+static atomic_t a_count;
+static atomic_long_t a_sum;
+static atomic_t a_cas;
+
+static void *atomic_worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ITERATIONS; i++) {
+		int old;
+
+		atomic_inc(&a_count);
+		atomic_long_add_return(3, &a_sum);
+		do
+			old = atomic_read(&a_cas);
+		while (atomic_cmpxchg(&a_cas, old, old + 1) != old);
+	}
+	return NULL;
+}
+
+static bool atomics_count_exactly(void)
+{
+	atomic_set(&a_count, 0);
+	atomic_long_set(&a_sum, 0);
+	atomic_set(&a_cas, 0);
+	run_threads(THREADS, atomic_worker, NULL);
+	EXPECT(atomic_read(&a_count) == THREADS * ITERATIONS &&
+	       atomic_long_read(&a_sum) == 3L * THREADS * ITERATIONS &&
+	       atomic_read(&a_cas) == THREADS * ITERATIONS,
+	       "inc %d, add %ld, cmpxchg %d", atomic_read(&a_count),
+	       atomic_long_read(&a_sum), atomic_read(&a_cas));
+	EXPECT(atomic_xchg(&a_cas, 7) == THREADS * ITERATIONS &&
+	       atomic_dec_return(&a_cas) == 6, "xchg or dec_return");
+	return true;
+}
+
+/* Written by each thread in its own copy only. */
+static DEFINE_PER_CPU(unsigned long, mine);
+
+struct percpu_seen {
+	pthread_barrier_t all_alive;	/* nobody exits before all looked */
+	unsigned int id[THREADS];
+	unsigned long *copy[THREADS];
+	unsigned long first[THREADS];	/* the copy's value on first sight */
+	atomic_t slot;
+};
+
+static void *percpu_worker(void *arg)
+{
+	struct percpu_seen *s = arg;
+	int slot = atomic_fetch_add(1, &s->slot);
+	unsigned int id = smp_processor_id();
+	unsigned long *p = this_cpu_ptr(&mine);
+
+	s->id[slot] = id;
+	s->copy[slot] = p;
+	s->first[slot] = *p;
+	if (p != per_cpu_ptr(&mine, id) || *this_cpu_ptr(&cpu_number) != id ||
+	    !cpu_online(id))
+		s->copy[slot] = NULL;
+	for (int i = 0; i < 1000; i++)
+		(*this_cpu_ptr(&mine))++;
+	pthread_barrier_wait(&s->all_alive);
+	return NULL;
+}
+
+static bool percpu_areas_are_distinct(void)
+{
+	struct percpu_seen s = { .slot = ATOMIC_INIT(0) };
+
+	smp_processor_id();	/* this thread is a CPU too */
+	pthread_barrier_init(&s.all_alive, NULL, THREADS);
+	run_threads(THREADS, percpu_worker, &s);
+	pthread_barrier_destroy(&s.all_alive);
+	EXPECT(percpu_area_size() % PERCPU_AREA_ALIGN == 0 &&
+	       percpu_area_size() >= sizeof(unsigned long),
+	       "area size %zu", percpu_area_size());
+	for (int i = 0; i < THREADS; i++) {
+		EXPECT(s.copy[i], "thread %d: its copy is not its cpu's", i);
+		EXPECT(s.id[i] != smp_processor_id() && s.id[i] < NR_CPUS,
+		       "thread %d has the main thread's number %u", i, s.id[i]);
+		EXPECT(s.id[i] == 0 ||
+		       ((uintptr_t)s.copy[i] - ((uintptr_t)&mine -
+					      (uintptr_t)__per_cpu_start)) %
+		       PERCPU_AREA_ALIGN == 0,
+		       "cpu %u's area is not cache-line aligned", s.id[i]);
+		EXPECT(*s.copy[i] == s.first[i] + 1000, "cpu %u: %lu",
+		       s.id[i], *s.copy[i]);
+		for (int j = 0; j < i; j++)
+			EXPECT(s.id[i] != s.id[j] && s.copy[i] != s.copy[j],
+			       "threads %d and %d share cpu %u", j, i,
+			       s.id[i]);
+	}
+	return true;
+}
+
+/* Written by the hook, read by the main thread after the join. */
+static unsigned int dead_cpu = ~0u;
+static unsigned long dead_mine;
+static bool dead_on_own_cpu;
+
+static void cpu_dead(unsigned int cpu)
+{
+	dead_cpu = cpu;
+	dead_mine = *per_cpu_ptr(&mine, cpu);
+	dead_on_own_cpu = smp_processor_id() == cpu && cpu_online(cpu);
+}
+
+static unsigned int thread_cpu;
+
+static void *dying_worker(void *arg)
+{
+	thread_cpu = smp_processor_id();
+	*this_cpu_ptr(&mine) = (unsigned long)(uintptr_t)arg;
+	return NULL;
+}
+
+static bool cpu_dead_hook_runs_and_the_number_returns(void)
+{
+	static bool registered;
+	unsigned int first;
+
+	if (!registered)
+		smp_register_cpu_dead(cpu_dead);
+	registered = true;
+	smp_processor_id();
+	run_threads(1, dying_worker, (void *)0x5eed);
+	EXPECT(dead_cpu == thread_cpu, "the hook saw cpu %u, the thread was "
+	       "cpu %u", dead_cpu, thread_cpu);
+	EXPECT(dead_mine == 0x5eed && dead_on_own_cpu, "the hook ran off "
+	       "its cpu (%d) or saw %#lx", dead_on_own_cpu, dead_mine);
+	EXPECT(!cpu_online(thread_cpu), "cpu %u is online after its thread "
+	       "exited", thread_cpu);
+	first = thread_cpu;
+	run_threads(1, dying_worker, (void *)0x2);
+	EXPECT(thread_cpu == first, "the next thread got cpu %u, not the "
+	       "free cpu %u", thread_cpu, first);
+	return true;
+}
+
+/* Run @fn in a child; its status and output (stdout and stderr). */
+static int in_child(void (*fn)(void), char *out, size_t size)
+{
+	int fd[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fd))
+		abort();
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		host_console_capture_stop();
+		fn();
+		_exit(0);
+	}
+	close(fd[1]);
+	while (len + 1 < size && (n = read(fd[0], out + len,
+					   size - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	close(fd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define EXPECT_CHILD_PANIC(fn, needle)					\
+	do {								\
+		char out[1024];						\
+		int st = in_child(fn, out, sizeof(out));		\
+		EXPECT(st == 1 && strstr(out, "PANIC: ") &&		\
+		       strstr(out, needle), "exit status %d, output "	\
+		       "'%s', expected a panic saying '%s'", st,	\
+		       strstr(out, "PANIC: ") ? strstr(out, "PANIC: ") + 7 \
+					     : out, needle);		\
+	} while (0)
+
+static DEFINE_SPINLOCK(child_lock);
+
+static void lock_twice(void)
+{
+	spin_lock(&child_lock);
+	spin_lock(&child_lock);
+}
+
+static void *take_child_lock(void *arg)
+{
+	(void)arg;
+	spin_lock(&child_lock);
+	return NULL;
+}
+
+/* The lock is left held by cpu 1, whose thread then exits. */
+static void unlock_anothers(void)
+{
+	run_threads(1, take_child_lock, NULL);
+	spin_unlock(&child_lock);
+}
+
+static void unlock_free(void)
+{
+	spin_unlock(&child_lock);
+}
+
+static bool debug_checks_panic_with_both_cpus(void)
+{
+	/* The main thread is cpu 0 in the child as here. */
+	smp_processor_id();
+	EXPECT_CHILD_PANIC(lock_twice, "cpu 0 takes it again, and cpu 0 "
+			   "holds it");
+	EXPECT_CHILD_PANIC(unlock_anothers, "cpu 0 releases it, but cpu 1 "
+			   "holds it");
+	EXPECT_CHILD_PANIC(unlock_free, "cpu 0 releases it, but no cpu "
+			   "holds it");
+	return true;
+}
+
+static pthread_barrier_t crowd;
+
+static void *crowd_worker(void *arg)
+{
+	(void)arg;
+	smp_processor_id();
+	pthread_barrier_wait(&crowd);	/* all alive at once */
+	pthread_barrier_wait(&crowd);
+	return NULL;
+}
+
+/* NR_CPUS - 1 threads besides this one hold every number; one more. */
+static void one_thread_too_many(void)
+{
+	pthread_t t[NR_CPUS];
+
+	smp_processor_id();
+	pthread_barrier_init(&crowd, NULL, NR_CPUS);
+	for (int i = 0; i < NR_CPUS - 1; i++)
+		pthread_create(&t[i], NULL, crowd_worker, NULL);
+	pthread_barrier_wait(&crowd);
+	run_threads(1, dying_worker, NULL);
+}
+
+static bool more_threads_than_nr_cpus_panics(void)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "more than NR_CPUS=%d threads", NR_CPUS);
+	EXPECT_CHILD_PANIC(one_thread_too_many, want);
+	return true;
+}
+
+static const struct host_test tests[] = {
+	HOST_TEST(spinlock_counts_exactly),
+	HOST_TEST(atomics_count_exactly),
+	HOST_TEST(percpu_areas_are_distinct),
+	HOST_TEST(cpu_dead_hook_runs_and_the_number_returns),
+	HOST_TEST(debug_checks_panic_with_both_cpus),
+	HOST_TEST(more_threads_than_nr_cpus_panics),
+};
+
+int main(void)
+{
+	return host_test_main(tests, ARRAY_SIZE(tests));
+}
