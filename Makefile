@@ -50,6 +50,7 @@ help:
 	@echo '  MAX_PAGE_ORDER=n                 largest buddy order, inclusive (default per target, see docs)'
 	@echo '  MEM=128M SMP=1 QEMU_EXTRA="..."  for run/debug: memory, CPUs, extra QEMU options'
 	@echo '  BOOT=direct|uboot|grub|efi       load with -kernel, U-Boot (riscv64, aarch64), GRUB (x86_64) or UEFI firmware (x86_64, aarch64)'
+	@echo '  SLAB_DEBUG=1                     red zones and poison in kmalloc/kmem_cache objects'
 	@echo '  V=1                              show full commands'
 	@echo
 	@echo 'Example: make run ARCH=aarch64 PAGE_SIZE=16K MAX_PAGE_ORDER=13 MEM=1G SMP=2'

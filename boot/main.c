@@ -120,5 +120,8 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 #ifdef CONFIG_BENCH
 	arch_poweroff(bench_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
 #endif
-	arch_poweroff(selftest_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
+	bool ok = selftest_run_all();
+
+	show_slabinfo();
+	arch_poweroff(ok ? POWEROFF_PASS : POWEROFF_FAIL);
 }

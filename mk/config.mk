@@ -17,6 +17,8 @@
 #   NR_CPUS=n                     the most CPUs buddyboot runs on (default
 #                                 64, 1..1024): CONFIG_NR_CPUS; CPUs beyond
 #                                 it stay parked
+#   SLAB_DEBUG=1                  red zones and poison in the slab allocator
+#                                 (docs/allocator.md, section 7)
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.
@@ -27,6 +29,7 @@ PAGE_SIZE	?= 4K
 MAX_PAGE_ORDER	?=
 FAULT		?=
 BENCH		?=
+SLAB_DEBUG	?=
 NR_CPUS		?= 64
 LOTTERY		?=
 FAULTS		:= fail hang exception early-poweroff secondary-exception
@@ -64,7 +67,7 @@ $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
 BUILD_ROOT	:= build
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -57,6 +57,7 @@ HARNESS		:= tests/host/mm/harness.c
 $(eval $(call host_variant,plain,$(HOST_CC),$(HOST_CFLAGS)))
 $(eval $(call host_variant,asan,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS)))
 $(eval $(call host_variant,asan-order15,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=15))
+$(eval $(call host_variant,asan-slabdebug,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_SLAB_DEBUG=1))
 $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link))
 $(eval $(call host_variant,tsan,$(HOST_CC),$(HOST_CFLAGS) $(TSAN_FLAGS)))
 
@@ -84,6 +85,8 @@ $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
   $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
 $(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
+$(foreach v,asan asan-order15 asan-slabdebug,\
+  $(eval $(call host_test,test-slab$(v:asan%=%),$(v),tests/host/mm/test_slab.c $(MACHINE))))
 
 # The SMP layer (smp/, arch/host/smp.c) under ThreadSanitizer: the
 # "tsan" variant, which other suites of code that runs on several CPUs
@@ -121,6 +124,9 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
 		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \
 		   host-page-smp-tsan=$(HOST_DIR)/tests/test-page-smp-tsan \
+		   host-slab=$(HOST_DIR)/tests/test-slab \
+		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
+		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
 		   host-smp-tsan=$(HOST_DIR)/tests/test-smp-tsan \
 		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
 

@@ -18,8 +18,9 @@ ARCH_ASFLAGS	:= -Wa,--noexecstack
 ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
 ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S efi_entry.S vectors.S start.c desc.c \
-		     traps.c console.c cpu.c memory.c pgtable.c mmu.c acpi.c smp.c \
-		     selftest_pgtable.c selftest_mmu.c)
+		     traps.c console.c cpu.c memory.c pgtable.c mmu.c acpi.c \
+		     apic.c smp.c trampoline.S selftest_pgtable.c selftest_mmu.c \
+		     selftest_smp.c)
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
