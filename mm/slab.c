@@ -615,6 +615,7 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 }
 
 static void slab_cpu_dead(unsigned int cpu);
+static bool slab_cpu_dead_registered;	/* under slab_caches_lock; kept */
 
 void kmem_cache_init(void)
 {
@@ -636,7 +637,11 @@ void kmem_cache_init(void)
 			slab_slots[i / 64] |= 1UL << (i % 64);
 			slab_list_add(&cache->caches, slab_caches.prev);
 		}
-		smp_register_cpu_dead(slab_cpu_dead);
+		/* Once per program: a host test resets the slab many times. */
+		if (!slab_cpu_dead_registered) {
+			smp_register_cpu_dead(slab_cpu_dead);
+			slab_cpu_dead_registered = true;
+		}
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);
