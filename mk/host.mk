@@ -92,6 +92,8 @@ $(foreach v,asan asan-order15 asan-slabdebug,\
 # "tsan" variant, which other suites of code that runs on several CPUs
 # reuse with $(call host_test,<name>,tsan,<sources>).
 $(eval $(call host_test,test-smp-tsan,tsan,tests/host/smp/test_smp.c))
+$(eval $(call host_test,test-slab-smp,asan,tests/host/mm/test_slab_smp.c $(MACHINE)))
+$(eval $(call host_test,test-slab-smp-tsan,tsan,tests/host/mm/test_slab_smp.c $(MACHINE)))
 
 # libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
 FUZZERS		:= page-alloc
@@ -128,6 +130,8 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
 		   host-smp-tsan=$(HOST_DIR)/tests/test-smp-tsan \
+		   host-slab-smp=$(HOST_DIR)/tests/test-slab-smp \
+		   host-slab-smp-tsan=$(HOST_DIR)/tests/test-slab-smp-tsan \
 		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))
 
 TEST_SUITES	+= $(HOST_SUITES)

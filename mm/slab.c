@@ -37,6 +37,7 @@ DEFINE_SPINLOCK(slab_caches_lock);
 static unsigned long slab_slots[(SLAB_MAX_CACHES + 63) / 64];
 /* 1 once the kmalloc caches exist: set with release, read with acquire. */
 static int slab_ready_flag;
+static bool slab_hook_registered;	/* slab_caches_lock */
 
 /*
  * The page allocator is called through one lock of our own: it is not
@@ -615,7 +616,6 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 }
 
 static void slab_cpu_dead(unsigned int cpu);
-static bool slab_cpu_dead_registered;	/* under slab_caches_lock; kept */
 
 void kmem_cache_init(void)
 {
@@ -637,10 +637,10 @@ void kmem_cache_init(void)
 			slab_slots[i / 64] |= 1UL << (i % 64);
 			slab_list_add(&cache->caches, slab_caches.prev);
 		}
-		/* Once per program: a host test resets the slab many times. */
-		if (!slab_cpu_dead_registered) {
+		/* Once per program: a host test's reset makes the caches again. */
+		if (!slab_hook_registered) {
 			smp_register_cpu_dead(slab_cpu_dead);
-			slab_cpu_dead_registered = true;
+			slab_hook_registered = true;
 		}
 		smp_store_release(&slab_ready_flag, 1);
 	}

@@ -81,3 +81,14 @@ void snapshot_drop(struct snapshot *s)
 	s->map = NULL;
 	s->runs = NULL;
 }
+
+bool slab_given_back(unsigned long free_before)
+{
+	kmem_cache_shrink_all();
+	EXPECT(slab_check() == 0, "slab_check");
+	EXPECT(page_alloc_check() == 0, "page_alloc_check");
+	EXPECT(slab_nr_slabs() == 0, "%lu slabs still held", slab_nr_slabs());
+	EXPECT(nr_free_pages() == free_before, "%lu pages free, %lu before",
+	       nr_free_pages(), free_before);
+	return true;
+}

@@ -52,6 +52,13 @@ bool snapshot_same(const struct snapshot *s);
 bool snapshot_runs_same(const struct snapshot *s);
 void snapshot_drop(struct snapshot *s);
 
+/*
+ * slab_given_back - every empty slab returned (kmem_cache_shrink_all()),
+ * none left, slab_check() and page_alloc_check() clean, and the free page
+ * count back at @free_before.
+ */
+bool slab_given_back(unsigned long free_before);
+
 #define EXPECT_SOUND()	EXPECT(page_alloc_check() == 0, "invariant checker")
 
 #endif /* TESTS_HOST_MM_MACHINE_H */

@@ -25,17 +25,7 @@ static bool slab_machine(unsigned long mib)
 	return true;
 }
 
-/* Everything given back: no slab held, counts as before, both checkers clean. */
-static bool restored(unsigned long free_before)
-{
-	kmem_cache_shrink_all();
-	EXPECT(slab_check() == 0, "slab_check");
-	EXPECT(page_alloc_check() == 0, "page_alloc_check");
-	EXPECT(slab_nr_slabs() == 0, "%lu slabs still held", slab_nr_slabs());
-	EXPECT(nr_free_pages() == free_before, "%lu pages free, %lu before",
-	       nr_free_pages(), free_before);
-	return true;
-}
+#define restored(before)	slab_given_back(before)
 
 static uint64_t pat(const void *obj, size_t i)
 {
