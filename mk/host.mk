@@ -6,7 +6,8 @@
 #                    at the default MAX_PAGE_ORDER and at the largest (15);
 #                    the SMP layer's and the allocator's concurrent suites
 #                    under ThreadSanitizer too
-#   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
+#   make fuzz        the libFuzzer targets for FUZZ_SECONDS
+#= FUZZ_SECONDS=n make fuzz: seconds per libFuzzer target (default 60)
 #   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
 #                    see tests/host/mm/perf_mm.c
 #
@@ -17,6 +18,9 @@
 # is registered in TEST_SUITES for the runner.
 
 HOST_DIR	:= $(BUILD_ROOT)/host
+#= HOST_CC=cc     the host compiler of the host tests and tools
+#= FUZZ_CC=clang  the fuzzers' compiler (libFuzzer)
+#= FUZZ_BRIEF_SECONDS=5  seconds per fuzzer inside make test
 HOST_CC		?= cc
 FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
@@ -153,6 +157,7 @@ host: $(HOST_DIR)/libmm.a
 host-tests: $(HOST_TEST_BINS)
 
 # The runner sums suites once it exists; until then run them one by one.
+## test-host: the host suites only (unit, model, fuzz, boot readers, memmap)
 test-host: host-tests
 	$(Q)if [ -x tests/runner/bbtest ]; then \
 		python3 tests/runner/bbtest $(foreach s,$(HOST_SUITES),--suite $(s)); \
