@@ -49,6 +49,8 @@ help:
 	@echo '  PAGE_SIZE=4K|16K|64K             page size; 16K and 64K on aarch64 only (default 4K)'
 	@echo '  MAX_PAGE_ORDER=n                 largest buddy order, inclusive (default per target, see docs)'
 	@echo '  MEM=128M SMP=1 QEMU_EXTRA="..."  for run/debug: memory, CPUs, extra QEMU options'
+	@echo '  NR_CPUS=64                       the most CPUs used; more stay parked'
+	@echo '  BOOT_HART=n LOTTERY=1            riscv64: boot on hart n; secondaries enter at _start'
 	@echo '  BOOT=direct|uboot|grub|efi       load with -kernel, U-Boot (riscv64, aarch64), GRUB or UEFI firmware (x86_64)'
 	@echo '  V=1                              show full commands'
 	@echo
