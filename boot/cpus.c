@@ -3,6 +3,8 @@
  * it reaches the boot info through phys_to_virt()).
  *
  *   device tree          fdt_read_cpus() on the DTB (riscv64, aarch64)
+ *   EFI with a DTB       the same on the configuration table's DTB
+ *                        (boot_info_fdt(): aarch64 on AAVMF)
  *   PVH, multiboot2, EFI acpi_read_cpus(): the MADT, through the RSDP the
  *                        loader gives or the firmware's areas hold
  *                        (acpi_boot_rsdp()); with no RSDP or no MADT,
@@ -13,6 +15,7 @@
 #include <boot/acpi.h>
 #include <boot/cpus.h>
 #include <boot/fdt.h>
+#include <boot/memory.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -48,9 +51,12 @@ static int cpus_from_acpi(enum boot_protocol proto, phys_addr_t info,
 int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 		   unsigned long boot_hwid, struct boot_cpus *out)
 {
-	const void *p = phys_to_virt(info);
+	phys_addr_t dtb = boot_info_fdt(proto, info);
+	const void *p = phys_to_virt(dtb);
 	uint32_t size;
 
+	if (proto == BOOT_PROTO_EFI && dtb)
+		proto = BOOT_PROTO_FDT;
 	switch (proto) {
 	case BOOT_PROTO_FDT:
 		/* Only totalsize bytes are read; fdt_open() checks it. */

@@ -138,6 +138,36 @@ static void dump_efi_info(phys_addr_t info, size_t size)
 }
 #endif
 
+phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
+{
+	const void *p = phys_to_virt(info);
+
+	if (proto == BOOT_PROTO_FDT)
+		return info;
+	if (proto == BOOT_PROTO_EFI && info &&
+	    efi_boot_info_size(p) > EFI_BOOT_INFO_HEADER)
+		return efi_boot_info_u64(p, offsetof(struct efi_boot_info, fdt));
+	return 0;
+}
+
+/*
+ * Under EFI the device tree sits in memory the map calls RAM (boot
+ * services data, on AAVMF): it is reserved, read-only and in place, like
+ * a DTB handed over directly.
+ */
+static int reserve_efi_fdt(enum boot_protocol proto, phys_addr_t info)
+{
+	phys_addr_t fdt = proto == BOOT_PROTO_EFI ? boot_info_fdt(proto, info)
+						  : 0;
+	uint32_t size = fdt ? fdt_header_totalsize(phys_to_virt(fdt)) : 0;
+
+	if (fdt && !size)
+		pr_warn("efi: no device tree magic at %#llx; not reserved\n",
+			(unsigned long long)fdt);
+	return size ? boot_reserve(fdt, size, "device tree blob (EFI "
+				   "configuration table)") : 0;
+}
+
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 {
 	struct boot_memmap map;
@@ -157,6 +187,7 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 
 	err = bootmem_apply(&map);
 	err = err ?: boot_reserve(info, map.info_size, what);
+	err = err ?: reserve_efi_fdt(proto, info);
 	err = err ?: boot_reserve(virt_to_phys(_start), _end - _start,
 				  "kernel image");
 	err = err ?: boot_reserve_policy(virt_to_phys(__boot_stack_bottom),

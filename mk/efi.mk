@@ -15,7 +15,9 @@
 #   EFI_STUB_SRCS     a position-independent stub that carries the kernel
 #                     as a payload (x86_64, whose kernel runs at a fixed
 #                     address), with EFI_STUB_CFLAGS and EFI_STUB_LDFLAGS
-# or builds $(EFI_IMAGE) itself.
+# or
+#   EFI_IMAGE_FROM    an image that is an EFI application already
+#                     (aarch64: the Image, with its PE header), copied.
 #
 # The system partition is a FAT file system made without root (dosfstools,
 # mtools), 32 MiB, with no partition table: UEFI reads a whole-disk FAT
@@ -33,6 +35,7 @@ ifneq ($(EFI_IMAGE_NAME),)
 ARCH_IMAGES	+= $(EFI_IMAGE)
 endif
 
+#= EFI_DUMP=1     the kernel prints the EFI boot information as hex
 # EFI_DUMP=1: the kernel prints the EFI boot information as hex
 # (tests/fixtures/efi/capture.sh builds it in a build tree of its own).
 KERNEL_CPPFLAGS	+= $(if $(EFI_DUMP),-DCONFIG_EFI_DUMP=1)
@@ -81,6 +84,13 @@ $(EFI_IMAGE): $(EFI_DIR)/stub.o
 	$(Q)$(CROSS_COMPILE)ld $(EFI_STUB_LDFLAGS) -o $@ $<
 
 -include $(EFI_STUB_OBJS:.o=.d)
+endif
+
+ifneq ($(EFI_IMAGE_FROM),)
+$(EFI_IMAGE): $(EFI_IMAGE_FROM)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  EFI     $@"
+	$(Q)cp $< $@
 endif
 
 efi_need	= command -v $(1) >/dev/null || { echo "error: building $@ \

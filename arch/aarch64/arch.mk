@@ -18,13 +18,13 @@ ARCH_ASFLAGS	:=
 # boot, though those sections are read-only to the linker.
 ARCH_CFLAGS	+= -fpie
 ARCH_LDFLAGS	:= -Wl,-pie -Wl,--no-dynamic-linker -Wl,-z,notext
-ARCH_SRCS	:= $(sort $(wildcard arch/aarch64/*.S arch/aarch64/*.c))
+ARCH_SRCS	:= $(sort $(wildcard arch/aarch64/*.S arch/aarch64/*.c)) \
+		   boot/efi/efi_main.c
 # The raw Image with a Linux boot header (entry.S), for booti and -kernel.
 ARCH_IMAGES	:= $(BUILD_DIR)/Image
 
-# Debian packages to build and boot this target.
-ARCH_PACKAGES	:= gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
-		   qemu-system-arm
+# Debian packages to build and boot this target: packages.mk.
+ARCH_PACKAGES	= $(PACKAGES_aarch64)
 
 # The CPU model: cortex-a57, a real core, for 4K and 64K pages; it has no
 # 16K translation granule (ID_AA64MMFR0_EL1.TGran16 = 0), so 16K pages run
@@ -43,6 +43,16 @@ QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 # Image from a disk with booti; x0 = the device tree.
 UBOOT_ARCH	:= arm64
 QEMU_UBOOT_ARGS	:= -bios /usr/lib/u-boot/qemu_arm64/u-boot.bin
+# BOOT=efi (mk/efi.mk): AAVMF (Debian's qemu-efi-aarch64, EDK2's
+# ArmVirtQemu) boots EFI/BOOT/BOOTAA64.EFI, which is the Image itself: its
+# header is a PE32+ header too (efi_header.S). acpi=off: with ACPI tables
+# AAVMF hands over those instead of the device tree.
+EFI_IMAGE_NAME	:= BOOTAA64.EFI
+EFI_IMAGE_FROM	:= $(BUILD_DIR)/Image
+EFI_PACKAGES	:= qemu-efi-aarch64
+QEMU_EFI_ARGS	:= -M virt,acpi=off \
+		   -drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/AAVMF/AAVMF_CODE.fd \
+		   -drive if=pflash,format=raw,unit=1,snapshot=on,file=/usr/share/AAVMF/AAVMF_VARS.fd
 
 
 $(BUILD_DIR)/Image: $(KERNEL_ELF)
@@ -51,5 +61,12 @@ $(BUILD_DIR)/Image: $(KERNEL_ELF)
 
 # TCG boots in a second or two; the budget covers whole-memory tests on a
 # loaded machine.
+# The default guest memory in MiB, per page size (make run, the matrix):
+# room for four blocks of the default MAX_PAGE_ORDER (<asm/geometry.h>)
+# and at least 128 MiB: 64K pages have 512 MiB top blocks. tests/host/mm/build-checks.sh checks the figures
+# against the header.
+QEMU_DEFAULT_MEM_MIB_4K := 128
+QEMU_DEFAULT_MEM_MIB_16K := 128
+QEMU_DEFAULT_MEM_MIB_64K := 2048
 QEMU_TIMEOUT	:= 120
 GDB_ARCH	:= aarch64

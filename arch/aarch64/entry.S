@@ -21,7 +21,9 @@
  * aarch64_boot() in C, which calls boot_main().
  *
  * Where it runs: the image starts with the arm64 Linux Image header, so
- * that `booti` and QEMU's -kernel take the raw Image as well as the ELF.
+ * that `booti` and QEMU's -kernel take the raw Image as well as the ELF;
+ * the header also opens a PE32+ EFI application (efi_header.S), which
+ * UEFI firmware starts at efi_entry.S's pe_entry.
  * Loaders put an Image at a 2 MiB-aligned address + text_offset: QEMU at
  * RAM base + 2 MiB, which is the link address on virt (0x40200000), U-Boot
  * anywhere when the header says so, and other boards have other RAM
@@ -36,8 +38,6 @@
 #include <arch/poweroff.h>
 #include "sysreg.h"
 
-#define R_AARCH64_RELATIVE	1027
-
 /* Image flags: little endian, page size (1 = 4K, 2 = 16K, 3 = 64K), anywhere. */
 #define IMAGE_FLAG_PAGE_SIZE	(((CONFIG_PAGE_SHIFT - 10) / 2) << 1)
 #define IMAGE_FLAG_ANYWHERE	(1 << 3)
@@ -49,8 +49,9 @@
 	.section .text.head, "ax"
 	.globl	_start
 _start:
-	b	primary_entry		/* code0 */
-	.word	0			/* code1 */
+	/* code0: "MZ", the PE signature (efi_header.S); changes only flags. */
+	ccmp	x18, #0, #0xd, pl
+	b	primary_entry		/* code1 */
 	.quad	0x200000		/* text_offset: 2 MiB into RAM */
 	/* image_size (_end - _start, BSS too): linker/aarch64.ld writes it. */
 
@@ -58,7 +59,7 @@ _start:
 	.quad	IMAGE_FLAG_PAGE_SIZE | IMAGE_FLAG_ANYWHERE
 	.quad	0, 0, 0			/* res2, res3, res4 */
 	.ascii	"ARM\x64"		/* magic */
-	.word	0			/* no PE/COFF header */
+	.word	__pe_header_offset	/* res5: the PE header (efi_header.S) */
 
 primary_entry:
 	.cfi_startproc
@@ -80,22 +81,9 @@ el1_setup:
 	msr	tpidr_el1, xzr
 	isb
 
-	/* Relocate: each entry is {offset, info, addend}, 24 bytes. */
-	adr	x0, _start
-	ldr	x1, __image_link_start_word
-	sub	x0, x0, x1		/* where we run - where we were linked */
-	adr_l	x1, __rela_start
-	adr_l	x2, __rela_end
-3:	cmp	x1, x2
-	b.hs	4f
-	ldp	x3, x4, [x1], #16
-	ldr	x5, [x1], #8
-	cmp	x4, #R_AARCH64_RELATIVE
-	b.ne	bad_relocation
-	add	x5, x5, x0
-	str	x5, [x3, x0]
-	b	3b
-4:
+	/* Relocate for where we run (relocate.S). */
+	bl	aarch64_self_relocate
+	cbnz	x0, bad_relocation
 	/* The linker script aligns both ends of BSS to 16 bytes. */
 	adr_l	x0, __bss_start
 	adr_l	x1, __bss_end

@@ -7,10 +7,17 @@
  *
  * The GDT is used by head.S in 32-bit mode already (lgdt x86_gdt_descr,
  * then the far jump to KERNEL_CS), so it is initialised data; the TSS
- * descriptor is filled in here, once its address is known to C.
+ * descriptors are filled in here, once their addresses are known to C.
  * Everything lives in .data, not BSS: x86_cpu_init() runs before
  * boot_main() checks that BSS is still all zero.
+ *
+ * SMP: every CPU shares the GDT and the IDT, and has a TSS of its own,
+ * because ltr marks its descriptor busy and each CPU's double faults need
+ * their own IST stack: CPU n's TSS descriptor takes GDT slots
+ * KERNEL_TSS + 16 n (a long-mode TSS descriptor is 16 bytes). Each CPU
+ * writes only its own TSS and descriptor, before it loads them.
  */
+#include <smp/nr_cpus.h>
 #include <asm/processor-flags.h>
 #include <lib/string.h>
 #include "x86_64.h"
@@ -58,8 +65,8 @@ _Static_assert(sizeof(struct idt_gate) == 16,
 #define DESC_CODE64 0x00af9a000000ffffULL
 #define DESC_DATA   0x00cf92000000ffffULL
 
-/* null, code, data, and the TSS, which takes two slots in long mode. */
-uint64_t x86_gdt[KERNEL_TSS / 8 + 2] __aligned(16) = {
+/* null, code, data, and a TSS per CPU, each two slots in long mode. */
+uint64_t x86_gdt[KERNEL_TSS / 8 + 2 * NR_CPUS] __aligned(16) = {
 	[KERNEL_CS / 8] = DESC_CODE64,
 	[KERNEL_DS / 8] = DESC_DATA,
 };
@@ -69,22 +76,42 @@ const struct desc_ptr x86_gdt_descr = {
 	.base = (uintptr_t)x86_gdt,
 };
 
-static struct tss64 tss __section(".data") __aligned(16);
+static struct tss64 tss[NR_CPUS] __section(".data") __aligned(16);
 static struct idt_gate idt[X86_NR_EXCEPTIONS] __section(".data") __aligned(16);
+
+_Static_assert(KERNEL_TSS / 8 + 2 * NR_CPUS <= 8192,
+	       "the GDT holds 8192 descriptors: too many CPUs for a TSS each");
 
 /* The double-fault handler's stack, reserved by linker/x86_64.ld. */
 extern char __double_fault_stack_top[];
 
-static void set_tss_descriptor(void)
+/* CPU @cpu's TSS: its double-fault stack; its descriptor; ltr. */
+static void load_tss(unsigned int cpu, uintptr_t df_stack_top)
 {
-	uint64_t base = (uintptr_t)&tss;
-	uint64_t limit = sizeof(tss) - 1;
+	struct tss64 *t = &tss[cpu];
+	unsigned int slot = KERNEL_TSS / 8 + 2 * cpu;
+	uint64_t base = (uintptr_t)t;
+	uint64_t limit = sizeof(*t) - 1;
 
-	x86_gdt[KERNEL_TSS / 8] = (limit & 0xffff) | (base & 0xffffff) << 16 |
-				  (uint64_t)DESC_TSS_AVAILABLE << 40 |
-				  ((limit >> 16) & 0xf) << 48 |
-				  ((base >> 24) & 0xff) << 56;
-	x86_gdt[KERNEL_TSS / 8 + 1] = base >> 32;
+	memset(t, 0, sizeof(*t));
+	t->ist[DOUBLE_FAULT_IST - 1] = df_stack_top;
+	t->io_bitmap_base = sizeof(*t); /* no I/O permission bitmap */
+	x86_gdt[slot] = (limit & 0xffff) | (base & 0xffffff) << 16 |
+			(uint64_t)DESC_TSS_AVAILABLE << 40 |
+			((limit >> 16) & 0xf) << 48 |
+			((base >> 24) & 0xff) << 56;
+	x86_gdt[slot + 1] = base >> 32;
+	__asm__ volatile("ltr %w0" : : "r"(slot * 8) : "memory");
+}
+
+static void load_idt(void)
+{
+	struct desc_ptr idt_descr = {
+		.limit = sizeof(idt) - 1,
+		.base = (uintptr_t)idt,
+	};
+
+	__asm__ volatile("lidt %0" : : "m"(idt_descr));
 }
 
 static void set_gate(unsigned int vector, uint64_t handler, unsigned int ist)
@@ -101,20 +128,11 @@ static void set_gate(unsigned int vector, uint64_t handler, unsigned int ist)
 
 void x86_cpu_init(void)
 {
-	struct desc_ptr idt_descr = {
-		.limit = sizeof(idt) - 1,
-		.base = (uintptr_t)idt,
-	};
-
 	/*
 	 * A double fault often means the stack is gone (the guard page under
 	 * the boot stack): take it on a stack of its own.
 	 */
-	memset(&tss, 0, sizeof(tss));
-	tss.ist[DOUBLE_FAULT_IST - 1] = (uintptr_t)__double_fault_stack_top;
-	tss.io_bitmap_base = sizeof(tss); /* no I/O permission bitmap */
-	set_tss_descriptor();
-	__asm__ volatile("ltr %w0" : : "r"(KERNEL_TSS));
+	load_tss(0, (uintptr_t)__double_fault_stack_top);
 
 	for (unsigned int v = 0; v < X86_NR_EXCEPTIONS; v++)
 		set_gate(v, x86_exception_stubs[v],
@@ -123,5 +141,12 @@ void x86_cpu_init(void)
 	 * The IDT ends after vector 31: with IF clear no external interrupt
 	 * arrives, and an "int n" above 31 raises a #GP naming n.
 	 */
-	__asm__ volatile("lidt %0" : : "m"(idt_descr));
+	load_idt();
+}
+
+void x86_cpu_init_secondary(unsigned int cpu, uintptr_t df_stack_top)
+{
+	/* The boot CPU filled the IDT before it started any other CPU. */
+	load_idt();
+	load_tss(cpu, df_stack_top);
 }

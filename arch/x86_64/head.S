@@ -208,13 +208,7 @@ long_mode_entry64:
 	.cfi_undefined rip		/* the outermost frame, for debuggers */
 	/* The upper halves of registers are not defined yet: rsp = esp. */
 	mov	%esp, %esp
-	mov	$KERNEL_DS, %eax
-	mov	%eax, %ds
-	mov	%eax, %es
-	mov	%eax, %ss
-	xor	%eax, %eax
-	mov	%eax, %fs
-	mov	%eax, %gs
+	load_kernel_data_segments
 
 	/* BSS: 8-byte aligned at both ends (linker/x86_64.ld). */
 	mov	$__bss_start, %rdi

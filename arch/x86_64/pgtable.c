@@ -2,12 +2,14 @@
  * pgtable.c - finding entries in the 4-level page tables (see pgtable.h).
  *
  * Only what buddyboot maps exists here: 4 KiB tables under PD entries
- * (head.S, the first 2 MiB) and 2 MiB pages; never 1 GiB pages.
+ * (head.S, the first 2 MiB; x86_unmap_page() for secondary CPUs' stack
+ * guards) and 2 MiB pages; never 1 GiB pages.
  */
 #include <asm/geometry.h>
 #include <asm/memory.h>
 #include <asm/processor-flags.h>
 #include <asm/x86.h>
+#include <lib/errno.h>
 #include "pgtable.h"
 
 #define PAGE_OFFSET_4K	       0xfffULL
@@ -67,4 +69,34 @@ bool x86_identity_mapped(uint64_t va)
 	phys_addr_t pa;
 
 	return x86_translate(va, &pa) && pa == va;
+}
+
+int x86_unmap_page(uint64_t va, pte_t *(*alloc_table)(void))
+{
+	pte_t *pde = x86_pd_entry(va, NULL);
+	pte_t *pt;
+
+	if (!pde || !(*pde & PTE_PRESENT))
+		return -EINVAL;
+	if (*pde & PTE_PSE) {
+		/*
+		 * Split the 2 MiB page into 512 4 KiB pages of the same
+		 * addresses and permissions, then swap the entry: CPUs that
+		 * still hold the large translation in their TLBs see the
+		 * same memory through it.
+		 */
+		uint64_t base = *pde & PTE_ADDR_MASK & ~PAGE_OFFSET_2M;
+		uint64_t flags = *pde & ~PTE_ADDR_MASK & ~PTE_PSE;
+
+		pt = alloc_table();
+		if (!pt)
+			return -ENOMEM;
+		for (unsigned int i = 0; i < PTRS_PER_TABLE; i++)
+			pt[i] = (base + ((uint64_t)i << PAGE_SHIFT)) | flags;
+		*pde = virt_to_phys(pt) | PTE_TABLE;
+	}
+	pt = table_at(*pde);
+	pt[TABLE_INDEX(va, PAGE_SHIFT)] = 0;
+	flush_tlb_all();
+	return 0;
 }

@@ -27,4 +27,12 @@ bool x86_translate(uint64_t va, phys_addr_t *pa);
 /* x86_identity_mapped - @va is mapped, to the physical address @va. */
 bool x86_identity_mapped(uint64_t va);
 
+/*
+ * x86_unmap_page - unmap the 4 KiB page at @va (a stack guard), splitting
+ * the 2 MiB page around it into a 4 KiB table from @alloc_table (zeroed
+ * or not: every entry is written) if need be; flushes this CPU's TLB.
+ * Return: 0, -EINVAL when @va is not mapped, -ENOMEM.
+ */
+int x86_unmap_page(uint64_t va, pte_t *(*alloc_table)(void));
+
 #endif /* ARCH_X86_64_PGTABLE_H */

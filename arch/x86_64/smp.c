@@ -1,32 +1,206 @@
 /*
- * smp.c - x86_64's part of bringing CPUs up (include/arch/smp.h).
+ * smp.c - x86_64's part of bringing CPUs up (include/arch/smp.h): the
+ * trampoline, INIT-SIPI-SIPI, the secondary CPU's first C, and the clock.
  *
- * The per-CPU self-offset word that %gs:0 reads (asm/smp.h), and the
- * clock: the TSC, at the rate CPUID leaf 0x15 states (crystal clock times
- * its ratio) where the CPU says it, else measured once against the PIT's
- * channel 2 over 10 ms. The bring-up itself (INIT-SIPI-SIPI) is not
- * written yet: arch_cpu_start() says so, and the boot CPU runs alone.
+ * arch_smp_prepare_cpus() sets the boot CPU's local APIC up (apic.c) and
+ * copies the real-mode trampoline (trampoline.S) to the page
+ * arch_reserve_memory() set aside below 1 MiB, with the boot CPU's CR0,
+ * CR3, CR4 and EFER in it: every secondary CPU runs on the boot CPU's
+ * page tables. arch_cpu_start() then, per CPU:
+ *   - unmaps the lowest page of the stack smp_init() gave it (the guard:
+ *     the 2 MiB page around it is split into 4 KiB pages, pgtable.c), so
+ *     that an overflow faults, and the double fault is reported on a
+ *     stack of its own (a page from the allocator, the CPU's TSS IST 1);
+ *   - publishes @boot in x86_secondary_boots[cpu], where the CPU finds it
+ *     by its APIC id (trampoline.S): CPUs start in parallel;
+ *   - sends INIT (assert), waits 10 ms, INIT (de-assert), then two
+ *     STARTUP IPIs naming the trampoline page, 200 us apart and 200 us
+ *     after the second: the SDM's sequence (vol. 3, 9.4.4.1), in Linux's
+ *     order (smpboot.c, wakeup_secondary_cpu_via_init).
+ * The new CPU loads the IDT and its TSS, points GS at its per-CPU area
+ * and calls secondary_start(). SSE stays off on it as on the boot CPU:
+ * CR4 is the boot CPU's.
+ *
+ * The clock: the TSC, at the rate CPUID leaf 0x15 states (crystal clock
+ * times its ratio) where the CPU says it, else measured once against the
+ * PIT's channel 2 over 10 ms, by the boot CPU in arch_smp_prepare_cpus(),
+ * before any other CPU reads it.
  */
+#include <arch/memory.h>
 #include <arch/smp.h>
+#include <asm/processor-flags.h>
 #include <asm/x86.h>
 #include <boot/cpus.h>
+#include <lib/atomic.h>
 #include <lib/compiler.h>
 #include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+#include <mm/mm.h>
+#include <smp/percpu.h>
+#include "apic.h"
+#include "pgtable.h"
+#include "x86_64.h"
 
 /* Its own area's offset from the section, first in every CPU's area. */
 __section(PER_CPU_FIRST_SECTION) __aligned(8) unsigned long this_cpu_off;
 
+/* The page under this CPU's stack, for traps.c (0: the boot CPU). */
+DEFINE_PER_CPU(uintptr_t, x86_stack_guard);
+
+/*
+ * x86_secondary_boots[cpu]: written by the boot CPU in arch_cpu_start()
+ * before CPU @cpu's INIT (the IPI is the release: apic.c orders it), read
+ * by every starting CPU, which takes the entry with its APIC id.
+ */
+struct secondary_boot *x86_secondary_boots[NR_CPUS];
+
+_Static_assert(__builtin_offsetof(struct secondary_boot, hwid) == 8,
+	       "trampoline.S reads hwid at 8");
+_Static_assert(__builtin_offsetof(struct secondary_boot, stack_top) == 16,
+	       "trampoline.S reads stack_top at 16");
+
+/* trampoline.S: the code to copy, and where its fields are in it. */
+extern const char x86_trampoline_start[], x86_trampoline_end[];
+extern const char x86_tr_gdt[], x86_tr_gdt_ptr_base[], x86_tr_pm32[];
+extern const char x86_tr_pm32_ptr[], x86_tr_cr0[], x86_tr_cr3[];
+extern const char x86_tr_cr4[], x86_tr_efer[];
+
+#define INIT_DELAY_NS	(10ULL * 1000 * 1000)	/* 10 ms */
+#define SIPI_DELAY_NS	(200ULL * 1000)		/* 200 us */
+#define XAPIC_MAX_ID	0xfe			/* 0xff is the broadcast */
+
+void x86_secondary_start(struct secondary_boot *boot) __noreturn;
+
+static void delay_ns(uint64_t ns)
+{
+	uint64_t end = arch_clock_ns() + ns;
+
+	while (arch_clock_ns() < end)
+		arch_cpu_relax();
+}
+
+/* Write the 32-bit field at @offset (a trampoline.S symbol) of the copy. */
+static void patch32(const char *offset, uint64_t value)
+{
+	uint32_t v = (uint32_t)value;
+
+	memcpy((char *)phys_to_virt(x86_trampoline_page) + (uintptr_t)offset,
+	       &v, 4);
+}
+
 int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 {
-	(void)cpus;
+	size_t size = x86_trampoline_end - x86_trampoline_start;
+	phys_addr_t page = x86_trampoline_page;
+	unsigned long max_id = 0;
+	uint64_t cr3 = read_cr3();
+	int err;
+
+	for (unsigned int i = 0; i < cpus->nr; i++)
+		max_id = MAX(max_id, cpus->cpu[i].hwid);
+	if (!page)
+		return -EOPNOTSUPP; /* memory.c said why */
+	if (size > X86_TRAMPOLINE_SIZE || cr3 >> 32) {
+		pr_err("x86_64: the trampoline (%zu bytes) must fit a page and "
+		       "CR3 (%#llx) be below 4 GiB\n", size,
+		       (unsigned long long)cr3);
+		return -EOPNOTSUPP;
+	}
+	err = apic_init(max_id);
+	if (err)
+		return err;
+
+	memcpy(phys_to_virt(page), x86_trampoline_start, size);
+	patch32(x86_tr_gdt_ptr_base, page + (uintptr_t)x86_tr_gdt);
+	patch32(x86_tr_pm32_ptr, page + (uintptr_t)x86_tr_pm32);
+	patch32(x86_tr_cr0, read_cr0());
+	patch32(x86_tr_cr3, cr3);
+	patch32(x86_tr_cr4, read_cr4());
+	/* LMA is the CPU's to set, when paging comes on. */
+	patch32(x86_tr_efer, rdmsr(MSR_EFER) & ~(uint64_t)EFER_LMA);
+
+	/* Calibrate now, before any other CPU reads the clock. */
+	pr_info("x86_64: trampoline at %#llx (STARTUP vector %#llx, %zu "
+		"bytes), clock at %llu ns\n", (unsigned long long)page,
+		(unsigned long long)(page >> 12), size,
+		(unsigned long long)arch_clock_ns());
 	return 0;
+}
+
+/* A page-table page for x86_unmap_page(), after the hand-off. */
+static pte_t *alloc_page_table(void)
+{
+	return (pte_t *)__get_free_pages(GFP_KERNEL, 0);
+}
+
+/* INIT, INIT de-assert, STARTUP twice, with the SDM's delays. */
+static int init_sipi_sipi(unsigned long id)
+{
+	uint32_t vector = (uint32_t)(x86_trampoline_page >> 12);
+	int err;
+
+	err = apic_send_ipi(id, APIC_DM_INIT | APIC_LEVEL_ASSERT |
+				APIC_TRIGGER_LEVEL);
+	if (err)
+		return err;
+	delay_ns(INIT_DELAY_NS);
+	err = apic_send_ipi(id, APIC_DM_INIT | APIC_TRIGGER_LEVEL);
+	for (int i = 0; !err && i < 2; i++) {
+		err = apic_send_ipi(id, APIC_DM_STARTUP | vector);
+		delay_ns(SIPI_DELAY_NS);
+	}
+	return err;
 }
 
 int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
 {
-	(void)desc;
-	(void)boot;
-	return -EOPNOTSUPP;
+	uintptr_t guard = boot->stack_bottom - PAGE_SIZE;
+	unsigned long df_stack;
+	int err;
+
+	if (!apic_x2apic() && desc->hwid > XAPIC_MAX_ID)
+		return -ERANGE;
+	df_stack = __get_free_pages(GFP_KERNEL, 0);
+	if (!df_stack)
+		return -ENOMEM;
+	err = x86_unmap_page(guard, alloc_page_table);
+	if (err) {
+		pr_warn("x86_64: cpu %u: no guard page under its stack (error "
+			"%d)\n", boot->cpu, err);
+		guard = 0;
+	}
+	per_cpu(x86_stack_guard, boot->cpu) = guard;
+	boot->arch = (void *)(df_stack + PAGE_SIZE);
+
+	/* Release: everything above before the CPU's first read. */
+	__atomic_store_n(&x86_secondary_boots[boot->cpu], boot,
+			 __ATOMIC_RELEASE);
+	err = init_sipi_sipi(desc->hwid);
+	if (err) {
+		WRITE_ONCE(x86_secondary_boots[boot->cpu], NULL);
+		free_pages(df_stack, 0);
+	}
+	return err;
+}
+
+bool x86_is_stack_guard(uint64_t va)
+{
+	for (unsigned int cpu = 1; cpu < NR_CPUS; cpu++) {
+		uintptr_t guard = *per_cpu_ptr(&x86_stack_guard, cpu);
+
+		if (guard && va - guard < PAGE_SIZE)
+			return true;
+	}
+	return false;
+}
+
+void x86_secondary_start(struct secondary_boot *boot)
+{
+	/* Exceptions are reported from here on, then name this CPU. */
+	x86_cpu_init_secondary(boot->cpu, (uintptr_t)boot->arch);
+	arch_set_percpu_offset(boot->percpu_offset);
+	secondary_start(boot);
 }
 
 #define PIT_HZ			1193182

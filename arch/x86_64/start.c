@@ -39,11 +39,14 @@ static enum boot_protocol find_protocol(uint32_t entry, uint32_t eax,
 }
 
 /*
- * The initial APIC ID of this CPU (CPUID leaf 1, EBX bits 31-24): what
- * the firmware's MP tables and ACPI MADT call it.
+ * The initial APIC ID of this CPU, what the ACPI MADT calls it: the
+ * x2APIC id of CPUID leaf 0xb where the CPU has that leaf (all 32 bits),
+ * else leaf 1's EBX bits 31-24. trampoline.S does the same in assembly.
  */
-static unsigned long boot_apic_id(void)
+unsigned long x86_apic_id(void)
 {
+	if (cpuid(0, 0).eax >= 0xb && cpuid(0xb, 0).ebx)
+		return cpuid(0xb, 0).edx;
 	return cpuid(1, 0).ebx >> 24;
 }
 
@@ -53,5 +56,5 @@ void x86_start(uint32_t entry, uint32_t eax, uint32_t ebx)
 
 	x86_cpu_init();
 	proto = find_protocol(entry, eax, ebx);
-	boot_main(proto, proto == BOOT_PROTO_NONE ? 0 : ebx, boot_apic_id());
+	boot_main(proto, proto == BOOT_PROTO_NONE ? 0 : ebx, x86_apic_id());
 }

@@ -2,16 +2,22 @@
  * traps.c - reporting an exception: no exception is expected in
  * buddyboot, so each one is a crash to describe as fully as possible.
  *
- * The first line is the marker the runner looks for:
- *   EXCEPTION: <name> (vector N, error code E)
+ * The first line is the marker the runner looks for, with the CPU it
+ * happened on (logical number and APIC id):
+ *   EXCEPTION: cpu N (APIC id A): <name> (vector V, error code E)
  * then the faulting RIP, CR2 for a page fault, the CPU-pushed frame and
  * every general register; then the machine powers off with a failure.
  */
 #include <arch/console.h>
+#include <arch/cpu.h>
 #include <arch/poweroff.h>
+#include <asm/smp.h>
 #include <asm/x86.h>
 #include <lib/printk.h>
+#include <smp/smp.h>
 #include "x86_64.h"
+
+DECLARE_PER_CPU(uintptr_t, x86_stack_guard);
 
 #define STACK_GUARD_SIZE 4096
 
@@ -44,6 +50,7 @@ static const char *const vector_names[X86_NR_EXCEPTIONS] = {
 
 /* linker/x86_64.ld: the unmapped page under the boot stack. */
 extern char __boot_stack_guard[];
+extern char __per_cpu_start[];
 
 static const char *vector_name(uint64_t vector)
 {
@@ -84,19 +91,57 @@ static void print_registers(const struct x86_exception_frame *f)
 		       i % 3 == 2 || i + 1 == ARRAY_SIZE(regs) ? "\n" : "  ");
 }
 
+/*
+ * Which CPU this is, for the marker line: "cpu N" from the per-CPU area.
+ * GS is set a few instructions into a secondary CPU's C entry: before
+ * that its base is 0, %gs:0 would read page 0, and the CPU is "cpu ?".
+ */
+static void print_marker(const struct x86_exception_frame *f)
+{
+	if (rdmsr(MSR_GS_BASE))
+		printk("\nEXCEPTION: cpu %u (APIC id %#lx): ",
+		       smp_processor_id(), x86_apic_id());
+	else
+		printk("\nEXCEPTION: cpu ? (APIC id %#lx, not set up yet): ",
+		       x86_apic_id());
+	printk("%s (vector %llu, error code %#llx)\n", vector_name(f->vector),
+	       (unsigned long long)f->vector,
+	       (unsigned long long)f->error_code);
+}
+
+/* The guard page under this CPU's stack. */
+static uintptr_t stack_guard(const char **whose)
+{
+	uintptr_t guard = 0;
+
+	if (rdmsr(MSR_GS_BASE))
+		guard = *this_cpu_ptr(&x86_stack_guard);
+	*whose = guard ? "this CPU's stack" : "the boot stack";
+	return guard ? guard : (uintptr_t)__boot_stack_guard;
+}
+
 void x86_exception(struct x86_exception_frame *f)
 {
-	static bool reporting;
+	/* The APIC id of the CPU reporting, or -1: the first one reports. */
+	static long reporter = -1;
+	long expected = -1, me = (long)x86_apic_id();
+	const char *whose;
+	bool locked;
 
-	/* A fault while reporting one: do not try to print again. */
-	if (reporting)
-		arch_poweroff(POWEROFF_FAIL);
-	reporting = true;
+	if (!__atomic_compare_exchange_n(&reporter, &expected, me, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		/* A fault while reporting one: do not try to print again. */
+		if (expected == me)
+			arch_poweroff(POWEROFF_FAIL);
+		/* Another CPU is reporting; it powers the machine off. */
+		arch_halt();
+	}
 
+	/* The exception may have come before boot_main() set the UART up. */
 	arch_console_init();
-	printk("\nEXCEPTION: %s (vector %llu, error code %#llx)\n",
-	       vector_name(f->vector), (unsigned long long)f->vector,
-	       (unsigned long long)f->error_code);
+	printk_emergency();
+	locked = printk_lock();
+	print_marker(f);
 	printk("RIP: %#018llx\n", (unsigned long long)f->rip);
 	if (f->vector == X86_VECTOR_PAGE_FAULT)
 		print_page_fault(f->error_code);
@@ -104,9 +149,10 @@ void x86_exception(struct x86_exception_frame *f)
 	 * An overflow faults on the guard page, and the page fault itself
 	 * cannot be pushed: a double fault, with CR2 still in the guard page.
 	 */
-	if (read_cr2() - (uintptr_t)__boot_stack_guard < STACK_GUARD_SIZE)
-		printk("CR2 is in the guard page under the boot stack: "
-		       "the boot stack overflowed\n");
+	if (read_cr2() - stack_guard(&whose) < STACK_GUARD_SIZE)
+		printk("CR2 is in the guard page under %s: it overflowed\n",
+		       whose);
 	print_registers(f);
+	printk_unlock(locked);
 	arch_poweroff(POWEROFF_FAIL);
 }

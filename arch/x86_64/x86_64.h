@@ -45,6 +45,29 @@ void x86_cpu_init(void);
  */
 void x86_start(uint32_t entry, uint32_t eax, uint32_t ebx) __noreturn;
 
+/*
+ * The SMP trampoline (trampoline.S, smp.c): one page below 1 MiB, found
+ * and reserved by arch_reserve_memory() (memory.c); 0 if none was free.
+ */
+#define X86_TRAMPOLINE_SIZE	4096
+extern phys_addr_t x86_trampoline_page;
+
+/*
+ * x86_cpu_init_secondary - the descriptor tables on secondary CPU @cpu:
+ * the shared GDT and IDT, its own TSS (GDT slot x86_tss_selector(@cpu))
+ * whose double-fault IST stack tops at @df_stack_top.
+ */
+void x86_cpu_init_secondary(unsigned int cpu, uintptr_t df_stack_top);
+
+/*
+ * x86_is_stack_guard - @va is in the guard page under a secondary CPU's
+ * stack, which arch_cpu_start() unmapped on purpose.
+ */
+bool x86_is_stack_guard(uint64_t va);
+
+/* The CPU's APIC id as CPUID gives it (x2APIC id where leaf 0xb has it). */
+unsigned long x86_apic_id(void);
+
 /* x86_debug_exit - end QEMU with exit status (value << 1) | 1, if it can. */
 void x86_debug_exit(uint32_t value);
 

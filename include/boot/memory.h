@@ -36,4 +36,11 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info);
  */
 void boot_refuse(const char *fmt, ...) __printf(1, 2) __noreturn;
 
+/*
+ * boot_info_fdt - the device tree the boot information leads to: @info
+ * itself for BOOT_PROTO_FDT, the EFI configuration table's (recorded by
+ * the EFI entry) for BOOT_PROTO_EFI, else 0.
+ */
+phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info);
+
 #endif /* BOOT_MEMORY_H */

@@ -4,11 +4,14 @@
  * booted on.
  */
 #include <arch/entry.h>
+#include <arch/memory.h>
 #include <boot/abi.h>
 #include <boot/bootmem.h>
 #include <boot/bytes.h>
+#include <boot/cpus.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
+#include <boot/memory.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include "selftest.h"
@@ -87,20 +90,38 @@ static bool fdt_cpu_listed(const struct fdt *fdt, unsigned long id,
 /*
  * The CPU that booted is one the device tree lists (riscv64: the hart id
  * OpenSBI's lottery chose; aarch64: the MPIDR affinity), and which one it
- * was is printed: with -smp the boot CPU need not be CPU 0.
+ * was is printed: with -smp the boot CPU need not be CPU 0. Under EFI the
+ * device tree is the configuration table's.
  */
 SELFTEST(boot_cpu_listed, STAGE_BOOT)
 {
-	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
+	phys_addr_t dtb = boot_info_fdt(selftest_boot_facts.proto,
+					selftest_boot_facts.info);
+	const void *info = phys_to_virt(dtb);
 	unsigned long id = selftest_boot_facts.boot_cpu;
 	char error[BOOT_ERROR_LEN];
 	unsigned int count;
 	struct fdt fdt;
 
 	printk("# boot cpu %lu\n", id);
-	if (selftest_boot_facts.proto != BOOT_PROTO_FDT)
-		return selftest_skip("no CPU list in %s boot info (the ACPI "
-				     "MADT is not read)", CONFIG_ARCH_NAME);
+	if (!dtb) {
+		/*
+		 * Without a device tree the list is the ACPI MADT's, as
+		 * boot_cpus_init() read it; a list of the boot CPU alone may
+		 * be one it made up for want of a MADT: nothing to check.
+		 */
+		const struct boot_cpus *cpus = selftest_boot_facts.cpus;
+
+		if (!cpus || cpus->nr + cpus->nr_unusable + cpus->nr_over < 2)
+			return selftest_skip("no CPU list beyond the boot CPU "
+					     "in %s boot info",
+					     CONFIG_ARCH_NAME);
+		SELFTEST_EXPECT(cpus->boot_cpu_found, "boot cpu %#lx is not in "
+				"the ACPI MADT", id);
+		printk("# boot cpu %lu is one of %u CPUs in the ACPI MADT\n",
+		       id, cpus->nr + cpus->nr_unusable + cpus->nr_over);
+		return true;
+	}
 	SELFTEST_EXPECT(!fdt_open(&fdt, info, fdt_header_totalsize(info),
 				  error), "the DTB does not open: %s", error);
 	SELFTEST_EXPECT(fdt_cpu_listed(&fdt, id, &count), "boot cpu %#lx is "

@@ -21,6 +21,7 @@
  */
 #include <arch/smp.h>
 #include <boot/cpus.h>
+#include <boot/memory.h>
 #include <lib/atomic.h>
 #include <lib/errno.h>
 #include <lib/ktap.h>
@@ -52,8 +53,8 @@ static const char *smp_untestable(bool race)
 	if (smp_bringup_error() == -EOPNOTSUPP)
 		return "this arch cannot start secondary CPUs yet "
 		       "(arch_cpu_start: -EOPNOTSUPP)";
-	if (selftest_boot_facts.proto != BOOT_PROTO_FDT && cpus &&
-	    cpus->nr == 1)
+	if (!boot_info_fdt(selftest_boot_facts.proto, selftest_boot_facts.info)
+	    && cpus && cpus->nr == 1)
 		return "no CPU list is read from this boot information yet";
 	if (race && num_online_cpus() < 2)
 		return "one CPU online: nothing to race";

@@ -43,6 +43,24 @@
 #define KERNEL_DS  0x10
 #define KERNEL_TSS 0x18
 
+#ifdef __ASSEMBLY__
+/*
+ * The kernel's data segments, after a lgdt of x86_gdt in 64-bit mode
+ * (head.S for the boot CPU, trampoline.S for the others): DS, ES, SS the
+ * flat data descriptor, FS and GS null. Clobbers eax; GS's base is reset
+ * on some CPUs, so the per-CPU base is set after this.
+ */
+.macro load_kernel_data_segments
+	mov	$KERNEL_DS, %eax
+	mov	%eax, %ds
+	mov	%eax, %es
+	mov	%eax, %ss
+	xor	%eax, %eax
+	mov	%eax, %fs
+	mov	%eax, %gs
+.endm
+#endif
+
 /* IST slot of the double-fault handler's own stack (1..7; 0 = none). */
 #define DOUBLE_FAULT_IST 1
 

@@ -58,6 +58,14 @@ static inline uint64_t rdmsr(uint32_t msr)
 	return (uint64_t)hi << 32 | lo;
 }
 
+static inline void wrmsr(uint32_t msr, uint64_t value)
+{
+	__asm__ volatile("wrmsr"
+			 : : "c"(msr), "a"((uint32_t)value),
+			     "d"((uint32_t)(value >> 32))
+			 : "memory");
+}
+
 #define DEFINE_READ_CR(n)                                                      \
 	static inline uint64_t read_cr##n(void)                                \
 	{                                                                      \
