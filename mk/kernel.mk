@@ -4,6 +4,8 @@
 # ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and in-QEMU
 # selftests on every target.
 
+#= CROSS_COMPILE=<prefix>  the kernel's cross toolchain (default per target:
+#=                riscv64-linux-gnu-, aarch64-linux-gnu-, none on x86_64 hosts)
 CC		:= $(CROSS_COMPILE)gcc
 OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump
@@ -25,6 +27,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
+		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 		   $(if $(FAULT),-DCONFIG_SELFTEST_FAULT_$(subst -,_,$(FAULT))=1)
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \

@@ -10,5 +10,6 @@
 #include <mm/page_check.h>
 #include <mm/page_fill.h>
 #include <mm/page_order.h>
+#include <mm/slab.h>
 
 #endif /* MM_MM_H */

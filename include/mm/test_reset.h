@@ -9,6 +9,7 @@
 #ifdef CONFIG_HOST
 void memblock_reset_for_test(void);
 void page_alloc_reset_for_test(void);
+void slab_reset_for_test(void);
 #endif
 
 #endif /* MM_TEST_RESET_H */

@@ -26,6 +26,7 @@ enum selftest_stage {
 	STAGE_BOOT = 0,		/* console, BSS, boot info: no allocator needed */
 	STAGE_MEMBLOCK = 10,	/* the memory map and reservations */
 	STAGE_BUDDY = 20,	/* the buddy allocator, order by order */
+	STAGE_SLAB = 25,	/* kmalloc and kmem_cache */
 	STAGE_INTEGRITY = 30,	/* whole-memory exhaustion and checksums */
 	STAGE_LAST = 100,
 };

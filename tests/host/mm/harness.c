@@ -77,6 +77,7 @@ int host_test_main(const struct host_test *tests, size_t n)
 
 		memblock_reset_for_test();
 		page_alloc_reset_for_test();
+		slab_reset_for_test();
 		host_set_phys_offset(0);
 		host_console_capture_start(true);
 		ok = tests[i].run();

@@ -34,6 +34,9 @@ bool std_machine(unsigned int nr_top);
  * snapshot_same() compares what is free (the page map and the counts), so
  * that a block taken from a deferred run and freed onto its list again
  * counts as the same state; snapshot_runs_same() compares the runs too.
+ * Blocks cached in per-CPU lists are free too: both drain every CPU's
+ * lists (snapshot_same() after comparing the free page count, which
+ * counts cached pages), so they compare the state those blocks merge into.
  */
 struct snapshot {
 	unsigned char *map;
@@ -48,6 +51,13 @@ void snapshot_take(struct snapshot *s);
 bool snapshot_same(const struct snapshot *s);
 bool snapshot_runs_same(const struct snapshot *s);
 void snapshot_drop(struct snapshot *s);
+
+/*
+ * slab_given_back - every empty slab returned (kmem_cache_shrink_all()),
+ * none left, slab_check() and page_alloc_check() clean, and the free page
+ * count back at @free_before.
+ */
+bool slab_given_back(unsigned long free_before);
 
 #define EXPECT_SOUND()	EXPECT(page_alloc_check() == 0, "invariant checker")
 

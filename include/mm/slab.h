@@ -1,0 +1,123 @@
+/*
+ * slab.h - small objects: kmalloc and kmem_cache, with Linux's names and
+ * meanings, on top of the buddy allocator (docs/allocator.md, "Small
+ * objects").
+ *
+ * kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE (PAGE_SIZE / 2) from
+ * power-of-two size classes, 8 bytes and up, each object aligned to its
+ * class; larger sizes get whole pages from alloc_pages(), page aligned.
+ * kfree() tells the two apart, and refuses (with a message naming the
+ * address and the cache, changing nothing) a pointer it never handed out,
+ * a double free and a pointer into the middle of an object.
+ *
+ * Every CPU allocates from its own slab of each cache without a lock;
+ * an object freed on another CPU goes back to its slab through that slab's
+ * remote bitmap, without the owner's help. Nothing needs setting up beyond
+ * the hand-off (memblock_free_all()): the first call does the rest.
+ */
+#ifndef MM_SLAB_H
+#define MM_SLAB_H
+
+#include <lib/types.h>
+#include <mm/gfp.h>
+#include <mm/page_order.h>
+
+struct kmem_cache;
+
+#define KMALLOC_MIN_SIZE	8UL
+#define KMALLOC_SHIFT_LOW	3
+#define KMALLOC_SHIFT_HIGH	(PAGE_SHIFT - 1)
+/* The largest size served from a cache; above it, whole pages. */
+#define KMALLOC_MAX_CACHE_SIZE	(1UL << KMALLOC_SHIFT_HIGH)
+/* The largest kmalloc() at all: one top-order block. */
+#define KMALLOC_MAX_SIZE	(PAGE_SIZE << MAX_PAGE_ORDER)
+
+/*
+ * kmalloc(0) returns ZERO_SIZE_PTR, as in Linux: not NULL, never to be
+ * dereferenced; kfree() and ksize() accept it.
+ */
+#define ZERO_SIZE_PTR		((void *)16)
+#define ZERO_OR_NULL_PTR(x)	((unsigned long)(x) <= (unsigned long)ZERO_SIZE_PTR)
+
+/* kmem_cache_create() flags (Linux's values where Linux has them). */
+#define SLAB_HWCACHE_ALIGN	0x00002000UL	/* align objects to 64 bytes */
+#define SLAB_PANIC		0x00040000UL	/* panic if creation fails */
+
+/* Caches a machine may have at once, kmalloc's own included. */
+#define SLAB_MAX_CACHES		64
+
+void *kmalloc(size_t size, gfp_t gfp);
+void *kzalloc(size_t size, gfp_t gfp);
+/* kcalloc - @n * @size zeroed bytes; NULL when the product overflows. */
+void *kcalloc(size_t n, size_t size, gfp_t gfp);
+/*
+ * krealloc - resize @p (NULL: like kmalloc) to @new_size, keeping the
+ * first min(old, new) bytes; @new_size 0 frees @p and returns NULL (as
+ * Linux's krealloc, which returns ZERO_SIZE_PTR there). When the object
+ * already holds @new_size bytes it is returned unchanged. On failure @p is
+ * left as it was and NULL is returned.
+ */
+void *krealloc(const void *p, size_t new_size, gfp_t gfp);
+/* kfree - NULL is a no-op; a bad pointer is refused with a message. */
+void kfree(const void *p);
+/* ksize - the bytes usable at @p (its size class); 0 for NULL or a bad pointer. */
+size_t ksize(const void *p);
+
+/*
+ * kmem_cache_create - a cache of @size-byte objects aligned to @align (0,
+ * or a power of two up to PAGE_SIZE), at least to 8 bytes, and to 64 with
+ * SLAB_HWCACHE_ALIGN. @ctor, if any, runs once on every object when its
+ * slab is made: objects keep their constructed state across free and
+ * allocation, as in Linux. @name is copied (up to 31 characters).
+ * Return: the cache, or NULL (with a message) for a size of 0 or one too
+ * large for 8 objects to share a slab, a bad alignment, more than
+ * SLAB_MAX_CACHES caches, or no memory.
+ */
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+				     unsigned int align, unsigned long flags,
+				     void (*ctor)(void *));
+void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp);
+void *kmem_cache_zalloc(struct kmem_cache *cache, gfp_t gfp);
+/* kmem_cache_free - refused, with a message, for an object of another cache. */
+void kmem_cache_free(struct kmem_cache *cache, void *obj);
+/*
+ * kmem_cache_destroy - free the cache and its empty slabs. Refused, with a
+ * message naming the cache and how many objects are live, while any is;
+ * the cache then stays usable. NULL is a no-op.
+ */
+void kmem_cache_destroy(struct kmem_cache *cache);
+/*
+ * kmem_cache_shrink - give every empty slab of @cache back to the page
+ * allocator: the shared ones, the reserve, and this CPU's own when empty.
+ * Return: the number of slabs given back.
+ */
+int kmem_cache_shrink(struct kmem_cache *cache);
+/* kmem_cache_shrink_all - the same for every cache. */
+int kmem_cache_shrink_all(void);
+/* kmem_cache_size - the object size @cache was created with. */
+unsigned int kmem_cache_size(struct kmem_cache *cache);
+
+/*
+ * kmem_cache_init - set up the kmalloc caches. Called on the first use of
+ * any function above; calling it again is harmless.
+ */
+void kmem_cache_init(void);
+
+/*
+ * slab_check - walk every cache and slab and report (pr_err) each broken
+ * invariant: a slab header that does not describe its slab, a bitmap bit
+ * beyond the last object, counts that disagree with the bitmaps, a slab on
+ * the wrong list; with SLAB_DEBUG, a red zone written over or a free object
+ * written to. Call it while no other CPU is allocating.
+ * Return: the number of problems found, 0 when the state is sound.
+ */
+int slab_check(void);
+
+/* show_slabinfo - print every cache in /proc/slabinfo's columns. */
+void show_slabinfo(void);
+
+/* Counts for tests and slabinfo: objects in use, slabs held (all caches). */
+unsigned long slab_nr_slabs(void);
+unsigned long slab_nr_large_pages(void);
+
+#endif /* MM_SLAB_H */

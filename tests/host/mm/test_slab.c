@@ -1,0 +1,540 @@
+/*
+ * test_slab.c - kmalloc and kmem_cache on the host, under ASan and UBSan:
+ * every size class, large blocks, the refusals (each with its message and
+ * no change to any state), caches with odd sizes, alignments and
+ * constructors, destroy refused while objects live, exhaustion of every
+ * class, and a model test against a shadow map of what is allocated.
+ * Built again with SLAB_DEBUG=1 for the red zone and poison cases.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "machine.h"
+#include "../../../mm/slab_state.h"
+
+#define BANK		(2 * SZ_1G)
+
+/* A machine of @mib MiB at 2 GiB, handed off, kmalloc ready. */
+static bool slab_machine(unsigned long mib)
+{
+	machine_map(4 * SZ_1G);
+	EXPECT(memblock_add(BANK, mib * SZ_1M) == 0, "bank");
+	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	kmem_cache_init();
+	kmem_cache_init();	/* harmless twice */
+	return true;
+}
+
+#define restored(before)	slab_given_back(before)
+
+static uint64_t pat(const void *obj, size_t i)
+{
+	return ((uintptr_t)obj * 0x9e3779b97f4a7c15ULL) ^ (i * 0x100000001b3ULL);
+}
+
+static void fill(void *obj, size_t size)
+{
+	uint64_t *w = obj;
+
+	for (size_t i = 0; i < size / 8; i++)
+		w[i] = pat(obj, i);
+}
+
+static bool intact(const void *obj, size_t size)
+{
+	const uint64_t *w = obj;
+
+	for (size_t i = 0; i < size / 8; i++)
+		if (w[i] != pat(obj, i))
+			return false;
+	return true;
+}
+
+static size_t class_of(size_t size)
+{
+	size_t c = KMALLOC_MIN_SIZE;
+
+	while (c < size)
+		c <<= 1;
+	return c;
+}
+
+static bool every_size_class(void)
+{
+	unsigned long before;
+	void *held[64];
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	for (size_t size = 1; size <= KMALLOC_MAX_CACHE_SIZE; size += size < 64 ? 1 : 37) {
+		size_t cls = class_of(size);
+
+		for (int i = 0; i < 64; i++) {
+			void *p = kmalloc(size, GFP_KERNEL);
+
+			EXPECT(p, "kmalloc(%zu)", size);
+			EXPECT(((uintptr_t)p & (MIN(cls, PAGE_SIZE) - 1)) == 0,
+			       "kmalloc(%zu) = %p not aligned to %zu", size, p, cls);
+			EXPECT(ksize(p) == cls, "ksize %zu for size %zu", ksize(p), size);
+			fill(p, cls);
+			held[i] = p;
+		}
+		for (int i = 0; i < 64; i++) {
+			EXPECT(intact(held[i], cls), "object %p of size %zu "
+			       "changed", held[i], size);
+			kfree(held[i]);
+		}
+	}
+	EXPECT(slab_check() == 0, "slab_check with slabs held");
+	show_slabinfo();
+	EXPECT(console_says("kmalloc-8 "), "slabinfo names kmalloc-8");
+	return restored(before);
+}
+
+static bool large_blocks(void)
+{
+	unsigned long before;
+	struct page *page;
+	void *p, *q;
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	p = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
+	EXPECT(p && ((uintptr_t)p & (PAGE_SIZE - 1)) == 0, "page aligned %p", p);
+	EXPECT(ksize(p) == PAGE_SIZE, "ksize %zu", ksize(p));
+	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+	EXPECT(ksize(q) == 4 * PAGE_SIZE, "order 2: ksize %zu", ksize(q));
+	fill(q, 4 * PAGE_SIZE);
+	EXPECT(slab_nr_large_pages() == 5, "%lu large pages", slab_nr_large_pages());
+	kfree(p);
+	kfree(q);
+	EXPECT(kmalloc(KMALLOC_MAX_SIZE + 1, __GFP_NOWARN) == NULL, "too large");
+	EXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR, "kmalloc(0)");
+	kfree(ZERO_SIZE_PTR);
+	kfree(NULL);
+	EXPECT(ksize(NULL) == 0 && ksize(ZERO_SIZE_PTR) == 0, "ksize of nothing");
+	/* A block from alloc_pages() is not kmalloc's: refused, kept. */
+	page = alloc_pages(GFP_KERNEL, 1);
+	console_clear();
+	kfree(page_address(page));
+	EXPECT(console_says("kfree: refused") && console_says("in no cache"),
+	       "alloc_pages block refused");
+	EXPECT(free_pages_checked(page, 1) == 0, "the block stayed allocated");
+	/* The record of large blocks is kept: count it as taken. */
+	before -= 1 + (nr_map_pages() + PAGE_SIZE * 8 - 1) / (PAGE_SIZE * 8);
+	return restored(before);
+}
+
+static bool zeroing_and_realloc(void)
+{
+	unsigned long before;
+	unsigned char *p, *q;
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	p = kmalloc(200, GFP_KERNEL);
+	memset(p, 0xa5, 256);
+	kfree(p);
+	q = kzalloc(200, GFP_KERNEL);
+	EXPECT(q == p, "the same object again (%p, %p)", q, p);
+	for (int i = 0; i < 256; i++)
+		EXPECT(q[i] == 0, "kzalloc byte %d is %#x", i, q[i]);
+	memset(q, 7, 200);
+	EXPECT(krealloc(q, 250, GFP_KERNEL) == q, "fits its class: kept");
+	p = krealloc(q, 1000, GFP_KERNEL);
+	EXPECT(p && p != q && ksize(p) == 1024, "moved to kmalloc-1024");
+	for (int i = 0; i < 200; i++)
+		EXPECT(p[i] == 7, "byte %d not kept", i);
+	p = krealloc(p, 3 * PAGE_SIZE, GFP_KERNEL);
+	EXPECT(p && ksize(p) == 4 * PAGE_SIZE && p[199] == 7, "grown to pages");
+	EXPECT(krealloc(p, 0, GFP_KERNEL) == NULL, "krealloc to 0 frees");
+	p = krealloc(NULL, 10, GFP_KERNEL);
+	EXPECT(p && ksize(p) == 16, "krealloc(NULL)");
+	kfree(p);
+	console_clear();
+	EXPECT(kcalloc(SIZE_MAX / 2, 3, GFP_KERNEL) == NULL, "overflow");
+	EXPECT(console_says("kcalloc:") && console_says("overflows"), "message");
+	p = kcalloc(10, 30, GFP_KERNEL);
+	EXPECT(p && ksize(p) == 512 && p[299] == 0, "kcalloc");
+	kfree(p);
+	before -= 1 + (nr_map_pages() + PAGE_SIZE * 8 - 1) / (PAGE_SIZE * 8);
+	return restored(before);
+}
+
+/* @fn on @p must be refused with @why and change nothing. */
+static bool refused_free(void (*fn)(const void *p), const void *p,
+			 const char *want)
+{
+	unsigned long free = nr_free_pages(), slabs = slab_nr_slabs();
+
+	console_clear();
+	fn(p);
+	EXPECT(console_says(want), "no \"%s\" on the console", want);
+	EXPECT(nr_free_pages() == free && slab_nr_slabs() == slabs, "counts");
+	EXPECT(slab_check() == 0 && page_alloc_check() == 0, "checkers");
+	return true;
+}
+
+static struct kmem_cache *wrong_target;
+
+static void free_into_wrong(const void *p)
+{
+	kmem_cache_free(wrong_target, (void *)p);
+}
+
+static void kfree_fn(const void *p)
+{
+	kfree(p);
+}
+
+static bool refusals(void)
+{
+	char msg[160], stack_buf[64];
+	static char global_buf[64];
+	struct kmem_cache *a, *b;
+	unsigned long before;
+	char *p, *q, *x, *y;
+	struct slab *s;
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	p = kmalloc(64, GFP_KERNEL);
+	q = kmalloc(64, GFP_KERNEL);
+	kfree(p);
+	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: double free", p);
+	EXPECT(refused_free(kfree_fn, p, msg), "double free");
+	/* Handed out once only, despite the second free. */
+	x = kmalloc(64, GFP_KERNEL);
+	y = kmalloc(64, GFP_KERNEL);
+	EXPECT(x == p && y != p && y != q, "%p %p %p %p", p, q, x, y);
+	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: not the start of an object", q + 8);
+	EXPECT(refused_free(kfree_fn, q + 8, msg), "interior pointer");
+	snprintf(msg, sizeof(msg), "kfree: refused %p in no cache", stack_buf);
+	EXPECT(refused_free(kfree_fn, stack_buf, msg), "stack");
+	EXPECT(refused_free(kfree_fn, global_buf, "in no cache"), "global");
+	s = slab_base(q);
+	snprintf(msg, sizeof(msg), "kfree: refused %p in no cache", (void *)s);
+	EXPECT(refused_free(kfree_fn, s, msg), "the slab's header");
+	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: not the start of an object", (char *)s + 8);
+	EXPECT(refused_free(kfree_fn, (char *)s + 8, msg), "inside the header");
+
+	a = kmem_cache_create("alpha", 48, 0, 0, NULL);
+	b = kmem_cache_create("beta", 48, 0, 0, NULL);
+	EXPECT(a && b, "caches");
+	x = kmem_cache_alloc(a, GFP_KERNEL);
+	wrong_target = b;
+	snprintf(msg, sizeof(msg), "kmem_cache_free: refused %p in cache beta: wrong cache (the object is alpha's)", x);
+	EXPECT(refused_free(free_into_wrong, x, msg), "wrong cache");
+	snprintf(msg, sizeof(msg), "kmem_cache_free: refused %p in cache beta: wrong cache (the object is kmalloc-64's)", q);
+	EXPECT(refused_free(free_into_wrong, q, msg), "kmalloc object into a cache");
+	wrong_target = a;
+	kmem_cache_free(a, x);
+	snprintf(msg, sizeof(msg), "kmem_cache_free: refused %p in cache alpha: double free", x);
+	EXPECT(refused_free(free_into_wrong, x, msg), "double free into a cache");
+	console_clear();
+	EXPECT(ksize(q + 1) == 0 && console_says("ksize: refused"), "ksize of an interior pointer");
+	EXPECT(krealloc(stack_buf, 100, GFP_KERNEL) == NULL, "krealloc of a stack address");
+	kfree(q);
+	kfree(y);
+	kfree(p);
+	kmem_cache_destroy(a);
+	kmem_cache_destroy(b);
+	return restored(before);
+}
+
+static int ctor_calls;
+
+static void ctor(void *obj)
+{
+	ctor_calls++;
+	memset(obj, 0x5a, 24);
+}
+
+static bool caches_sizes_alignment_destroy(void)
+{
+	static const struct { unsigned int size, align; } kinds[] = {
+		{ 24, 0 }, { 100, 0 }, { 200, 64 }, { 72, 128 }, { 3000, 0 },
+		{ 8, 8 }, { 1, 0 }, { 4096, 4096 }, { 12345, 16 },
+	};
+	struct kmem_cache *c, *many[SLAB_MAX_CACHES];
+	unsigned long before;
+	void *objs[300], *more;
+	int n = 0;
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		unsigned int align = kinds[k].align ? kinds[k].align : 8;
+
+		c = kmem_cache_create("odd", kinds[k].size, kinds[k].align, 0, NULL);
+		EXPECT(c, "cache of %u aligned %u", kinds[k].size, kinds[k].align);
+		EXPECT(kmem_cache_size(c) == kinds[k].size, "size");
+		for (int i = 0; i < 300; i++) {
+			objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+			EXPECT(objs[i] && ((uintptr_t)objs[i] & (align - 1)) == 0,
+			       "object %p of %u not aligned to %u", objs[i],
+			       kinds[k].size, align);
+			EXPECT(ksize(objs[i]) == kinds[k].size, "ksize");
+			memset(objs[i], i, kinds[k].size);
+		}
+		for (int i = 0; i < 300; i++) {
+			EXPECT(((unsigned char *)objs[i])[kinds[k].size - 1] == (unsigned char)i,
+			       "object %d overwritten", i);
+			/* Every object refuses its inside. */
+			if (kinds[k].size > 1) {
+				console_clear();
+				kmem_cache_free(c, (char *)objs[i] + 1);
+				EXPECT(console_says("not the start of an object"), "inside");
+			}
+			kmem_cache_free(c, objs[i]);
+		}
+		kmem_cache_destroy(c);
+	}
+	/* A constructor runs once per object, when its slab is made. */
+	c = kmem_cache_create("ctor", 24, 0, SLAB_HWCACHE_ALIGN, ctor);
+	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	EXPECT(((uintptr_t)objs[0] & 63) == 0, "SLAB_HWCACHE_ALIGN");
+	EXPECT(ctor_calls > 1 && ((unsigned char *)objs[0])[23] == 0x5a, "ctor ran");
+	n = ctor_calls;
+	kmem_cache_free(c, objs[0]);
+	objs[0] = kmem_cache_zalloc(c, GFP_KERNEL);
+	EXPECT(ctor_calls == n && ((unsigned char *)objs[0])[23] == 0, "zalloc");
+	objs[1] = kmem_cache_alloc(c, GFP_KERNEL);
+	objs[2] = kmem_cache_alloc(c, GFP_KERNEL);
+	console_clear();
+	kmem_cache_destroy(c);
+	EXPECT(console_says("kmem_cache_destroy: refused cache ctor: 3 objects still in use"),
+	       "destroy refused while objects live");
+	more = kmem_cache_alloc(c, GFP_KERNEL);
+	EXPECT(more, "still usable");
+	kmem_cache_destroy(c);
+	EXPECT(console_says("4 objects still in use"), "counted");
+	EXPECT(slab_check() == 0, "slab_check");
+	/* Bad parameters are refused. */
+	console_clear();
+	EXPECT(!kmem_cache_create("zero", 0, 0, 0, NULL), "size 0");
+	EXPECT(!kmem_cache_create("align", 64, 48, 0, NULL), "align 48");
+	EXPECT(!kmem_cache_create("huge", SLAB_SIZE, 0, 0, NULL), "too big");
+	EXPECT(console_says("kmem_cache_create: refused cache huge"), "message");
+	/* All slots taken: refused, and given back by destroy. */
+	n = 0;
+	while (n < SLAB_MAX_CACHES && (many[n] = kmem_cache_create("many", 32, 0, 0, NULL)))
+		n++;
+	EXPECT(n == SLAB_MAX_CACHES - NR_KMALLOC_CACHES - 1, "%d caches made", n);
+	EXPECT(console_says("all 64 caches in use"), "slots refused");
+	while (n--)
+		kmem_cache_destroy(many[n]);
+	kmem_cache_free(c, objs[0]);
+	kmem_cache_free(c, objs[1]);
+	kmem_cache_free(c, objs[2]);
+	kmem_cache_free(c, more);
+	kmem_cache_destroy(c);
+	EXPECT(!console_says("1 objects still in use"), "destroyed");
+	return restored(before);
+}
+
+/*
+ * Each class until no slab can be made: exactly as many objects as the
+ * free blocks of SLAB_ORDER and above predict, each written, none
+ * overlapping, then all freed and every page back.
+ */
+static bool exhaust_every_class(void)
+{
+	if (!slab_machine(8))
+		return false;
+	for (unsigned int k = 0; k < NR_KMALLOC_CACHES; k++) {
+		struct kmem_cache *cache = &kmalloc_caches[k];
+		size_t size = cache->object_size;
+		unsigned long before = nr_free_pages(), slabs = 0, n = 0;
+		void *head = NULL, *p;
+
+		for (unsigned int o = SLAB_ORDER; o <= MAX_PAGE_ORDER; o++)
+			slabs += nr_free_blocks(o) << (o - SLAB_ORDER);
+		while ((p = kmalloc(size, __GFP_NOWARN))) {
+			*(void **)p = head;
+			if (size >= 16)
+				fill((char *)p + 8, size - 8);
+			head = p;
+			n++;
+		}
+		EXPECT(n == slabs * cache->nr_objects, "%s: %lu objects, "
+		       "predicted %lu slabs of %u", cache->name, n, slabs,
+		       cache->nr_objects);
+		for (unsigned int o = SLAB_ORDER; o <= MAX_PAGE_ORDER; o++)
+			EXPECT(!nr_free_blocks(o), "order %u left free", o);
+		EXPECT(slab_check() == 0, "slab_check when exhausted");
+		while ((p = head)) {
+			head = *(void **)p;
+			EXPECT(size < 16 || intact((char *)p + 8, size - 8),
+			       "%s: object %p changed", cache->name, p);
+			kfree(p);
+			n--;
+		}
+		EXPECT(n == 0, "chain lost %lu objects", n);
+		if (!restored(before))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The model: random allocations (every class, large ones, caches) and
+ * frees against a shadow list of what is held; every object is written
+ * with a pattern of its own and must read back whole and overlap no other.
+ */
+struct held {
+	char *p;
+	size_t size;
+	struct kmem_cache *cache;
+};
+
+static bool overlaps(const struct held *h, unsigned int n, const char *p,
+		     size_t size)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (p < h[i].p + h[i].size && h[i].p < p + size)
+			return true;
+	return false;
+}
+
+static bool model_against_shadow(void)
+{
+	static struct held h[1024];
+	struct kmem_cache *caches[2];
+	unsigned long before, ops = 0;
+	uint64_t rng = 12345;
+	unsigned int n = 0;
+
+	if (!slab_machine(32))
+		return false;
+	kfree(kmalloc(PAGE_SIZE, GFP_KERNEL));	/* the large record */
+	before = nr_free_pages();
+	caches[0] = kmem_cache_create("model-40", 40, 0, 0, NULL);
+	caches[1] = kmem_cache_create("model-1000", 1000, 64, 0, NULL);
+	for (ops = 0; ops < 60000; ops++) {
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		unsigned int r = (unsigned int)(rng >> 33);
+
+		if (n < ARRAY_SIZE(h) && (r % 100 < 55 || !n)) {
+			struct held x = { 0 };
+			unsigned int kind = r % 16;
+
+			if (kind < 2) {
+				x.cache = caches[kind];
+				x.size = kmem_cache_size(x.cache);
+				x.p = kmem_cache_alloc(x.cache, GFP_KERNEL);
+			} else {
+				x.size = kind == 2 ? 1 + r % (4 * PAGE_SIZE)
+						   : 1 + (r >> 8) % (1U << (r % 12));
+				x.p = kmalloc(x.size, GFP_KERNEL);
+			}
+			EXPECT(x.p, "allocation %lu of %zu", ops, x.size);
+			EXPECT(!overlaps(h, n, x.p, x.size), "%p (%zu bytes) "
+			       "overlaps a held object", x.p, x.size);
+			memset(x.p, (int)(ops & 0xff), x.size);
+			x.p[0] = (char)ops;
+			h[n++] = x;
+		} else {
+			unsigned int i = r % n;
+			struct held x = h[i];
+
+			for (size_t b = 1; b < x.size; b++)
+				if (x.p[b] != x.p[x.size - 1])
+					EXPECT(0, "object %p byte %zu changed", x.p, b);
+			if (x.cache)
+				kmem_cache_free(x.cache, x.p);
+			else if (r % 7 == 0) {
+				size_t ns = 1 + (r >> 4) % 3000;
+				char *q = krealloc(x.p, ns, GFP_KERNEL);
+
+				EXPECT(q, "krealloc");
+				EXPECT(ns <= x.size || !overlaps(h, n, q, ns) || q == x.p,
+				       "krealloc overlaps");
+				if (ns < x.size) {
+					x.size = ns;
+					memset(q, q[x.size - 1], x.size);
+				}
+				h[i].p = q;
+				h[i].size = x.size;
+				continue;
+			} else
+				kfree(x.p);
+			h[i] = h[--n];
+		}
+		if (ops % 5000 == 0)
+			EXPECT(slab_check() == 0, "slab_check at %lu", ops);
+	}
+	while (n--) {
+		if (h[n].cache)
+			kmem_cache_free(h[n].cache, h[n].p);
+		else
+			kfree(h[n].p);
+	}
+	kmem_cache_destroy(caches[0]);
+	kmem_cache_destroy(caches[1]);
+	return restored(before);
+}
+
+#if CONFIG_SLAB_DEBUG
+static bool debug_red_zone_and_poison(void)
+{
+	struct kmem_cache *c;
+	char *p, *q;
+
+	if (!slab_machine(16))
+		return false;
+	p = kmalloc(64, GFP_KERNEL);
+	console_clear();
+	p[64] = 1;				/* one byte past the end */
+	kfree(p);
+	EXPECT(console_says("slab: cache kmalloc-64 object") &&
+	       console_says("written past its end (red zone byte 0"),
+	       "write past the end, at free");
+	/* A use after free: written while free, found at the next allocation. */
+	p = kmalloc(128, GFP_KERNEL);
+	kfree(p);
+	console_clear();
+	p[5] = 'x';
+	q = kmalloc(128, GFP_KERNEL);
+	EXPECT(q == p, "the same object again");
+	EXPECT(console_says("written after it was freed (byte 5"), "use after free");
+	kfree(q);
+	/* Found by slab_check too, and counted. */
+	c = kmem_cache_create("dbg", 40, 0, 0, NULL);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	q = kmem_cache_alloc(c, GFP_KERNEL);
+	kmem_cache_free(c, q);
+	p[40] = 0;
+	q[0] = 0;
+	console_clear();
+	EXPECT(slab_check() == 2, "slab_check finds both");
+	EXPECT(console_says("cache dbg") && console_says("by slab_check"), "named");
+	EXPECT(slab_check() == 0, "repaired: reported once");
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+	return slab_check() == 0;
+}
+#endif
+
+static const struct host_test tests[] = {
+	HOST_TEST(every_size_class),
+	HOST_TEST(large_blocks),
+	HOST_TEST(zeroing_and_realloc),
+	HOST_TEST(refusals),
+	HOST_TEST(caches_sizes_alignment_destroy),
+	HOST_TEST(exhaust_every_class),
+	HOST_TEST(model_against_shadow),
+#if CONFIG_SLAB_DEBUG
+	HOST_TEST(debug_red_zone_and_poison),
+#endif
+};
+
+int main(void)
+{
+	return host_test_main(tests, sizeof(tests) / sizeof(tests[0]));
+}

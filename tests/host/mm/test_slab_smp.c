@@ -1,0 +1,267 @@
+/*
+ * test_slab_smp.c - kmalloc and kmem_cache on many CPUs at once: every
+ * host thread is a CPU. Built under ThreadSanitizer (a data race fails
+ * the suite) and under ASan and UBSan.
+ *
+ *   cross_cpu_churn      N threads allocate objects of every class and of
+ *                        a shared cache, write each with a pattern of its
+ *                        own, and swap them through a shared table, so
+ *                        that most objects are freed by another CPU than
+ *                        the one that allocated them. An atomic ownership
+ *                        bitmap (one bit per 8 bytes of the bank) fails
+ *                        the run at once if an object is handed out while
+ *                        another holder still has it.
+ *   threads_come_and_go  rounds of short-lived threads: each exit runs the
+ *                        cpu-dead hook, whose CPU number the next thread
+ *                        reuses; the slabs they held go to the shared lists
+ *   producer_consumer    one thread allocates, the others free everything
+ *                        (every free remote): empty slabs still go back
+ * Each ends with every object freed, kmem_cache_shrink_all(), and the
+ * free page count, page_alloc_check() and slab_check() as before.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "machine.h"
+#include "../../../mm/slab_state.h"
+
+const char *__tsan_default_options(void);
+const char *__tsan_default_options(void)
+{
+	return "halt_on_error=1:exitcode=66";
+}
+
+#define BANK_MIB	64
+#define TABLE		4096
+
+static char *bank;
+static uint64_t *owned;			/* one bit per 8 bytes of the bank */
+static int failed;			/* atomic: the first failure's line */
+static void *table[TABLE];		/* atomic exchange only */
+static struct kmem_cache *shared;
+/* ThreadSanitizer runs several times slower: fewer operations there. */
+#ifdef __SANITIZE_THREAD__
+static unsigned long ops_per_thread = 8000;
+#else
+static unsigned long ops_per_thread = 40000;
+#endif
+
+static void fail_at(int line)
+{
+	int zero = 0;
+
+	__atomic_compare_exchange_n(&failed, &zero, line, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+#define CHECK(cond) do { if (!(cond)) { fail_at(__LINE__); return NULL; } } while (0)
+
+static bool machine(void)
+{
+	machine_map(4 * SZ_1G);
+	bank = phys_to_virt(2 * SZ_1G);
+	EXPECT(memblock_add(2 * SZ_1G, BANK_MIB * SZ_1M) == 0, "bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	owned = calloc(BANK_MIB * SZ_1M / 8 / 64, sizeof(uint64_t));
+	memset(table, 0, sizeof(table));
+	failed = 0;
+	kfree(kmalloc(PAGE_SIZE, GFP_KERNEL));	/* the large-block record */
+	return owned != NULL;
+}
+
+/* Object header: its size and a seed; the rest a pattern of both. */
+struct obj {
+	uint32_t size;
+	uint32_t seed;
+	unsigned char bytes[];
+};
+
+static bool own(void *p, bool take)
+{
+	unsigned long bit = (unsigned long)((char *)p - bank) / 8;
+	uint64_t mask = 1ULL << (bit % 64), old;
+
+	if (take)
+		old = __atomic_fetch_or(&owned[bit / 64], mask, __ATOMIC_SEQ_CST);
+	else
+		old = ~__atomic_fetch_and(&owned[bit / 64], ~mask, __ATOMIC_SEQ_CST);
+	return !(old & mask);
+}
+
+static struct obj *make(uint64_t *rng)
+{
+	unsigned int r;
+	struct obj *o;
+	uint32_t size;
+
+	*rng = *rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	r = (unsigned int)(*rng >> 33);
+	if (r % 8 == 0) {
+		o = kmem_cache_alloc(shared, GFP_KERNEL);
+		size = 72;
+	} else {
+		size = 8 + (r >> 4) % (8U << (r % 9));
+		if (size > KMALLOC_MAX_CACHE_SIZE + 100)
+			size = 16;
+		o = kmalloc(size, GFP_KERNEL);
+	}
+	if (!o)
+		return NULL;
+	if (!own(o, true))
+		return (struct obj *)1;		/* handed out twice */
+	o->size = size;
+	o->seed = r;
+	memset(o->bytes, (int)(r & 0xff), size - 8);
+	return o;
+}
+
+static bool release(struct obj *o)
+{
+	for (uint32_t i = 0; i < o->size - 8; i++)
+		if (o->bytes[i] != (unsigned char)(o->seed & 0xff))
+			return false;
+	if (!own(o, false))
+		return false;
+	if (o->size == 72 && ksize(o) == 72)
+		kmem_cache_free(shared, o);
+	else
+		kfree(o);
+	return true;
+}
+
+static void *churn_worker(void *arg)
+{
+	uint64_t rng = (uintptr_t)arg * 0x9e3779b97f4a7c15ULL + 1;
+
+	for (unsigned long i = 0; i < ops_per_thread && !__atomic_load_n(&failed, __ATOMIC_RELAXED); i++) {
+		struct obj *o = make(&rng), *old;
+
+		CHECK(o && o != (struct obj *)1);
+		old = __atomic_exchange_n(&table[(rng >> 20) % TABLE], o,
+					  __ATOMIC_SEQ_CST);
+		if (old)
+			CHECK(release(old));
+	}
+	return NULL;
+}
+
+static void run_threads(unsigned int n, void *(*fn)(void *))
+{
+	pthread_t t[64];
+
+	for (unsigned int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, fn, (void *)(uintptr_t)(i + 1)))
+			abort();
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+static bool drain_and_check(unsigned long free_before)
+{
+	for (unsigned int i = 0; i < TABLE; i++)
+		if (table[i]) {
+			EXPECT(release(table[i]), "table object %u", i);
+			table[i] = NULL;
+		}
+	kmem_cache_destroy(shared);
+	free(owned);
+	return slab_given_back(free_before);
+}
+
+static bool cross_cpu_churn(void)
+{
+	unsigned long before;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("smp-72", 72, 0, 0, NULL);
+	run_threads(8, churn_worker);
+	EXPECT(!failed, "a worker failed at test_slab_smp.c:%d", failed);
+	EXPECT(slab_check() == 0, "slab_check with objects held");
+	return drain_and_check(before);
+}
+
+static bool threads_come_and_go(void)
+{
+	unsigned long before, saved = ops_per_thread;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("smp-72", 72, 0, 0, NULL);
+	ops_per_thread = saved / 10;
+	for (int round = 0; round < 12; round++) {
+		run_threads(3 + round % 4, churn_worker);
+		EXPECT(!failed, "round %d: a worker failed at line %d", round, failed);
+		EXPECT(slab_check() == 0, "round %d: slab_check", round);
+	}
+	ops_per_thread = saved;
+	return drain_and_check(before);
+}
+
+/* Thread 1 allocates into the table; the others take and free. */
+static unsigned long produced;
+
+static void *producer_consumer_worker(void *arg)
+{
+	uint64_t rng = (uintptr_t)arg * 77;
+
+	if ((uintptr_t)arg == 1) {
+		for (unsigned long i = 0; i < ops_per_thread * 2; i++) {
+			struct obj *o = make(&rng), *old;
+
+			CHECK(o && o != (struct obj *)1);
+			while ((old = __atomic_load_n(&table[i % TABLE], __ATOMIC_ACQUIRE)))
+				if (__atomic_load_n(&failed, __ATOMIC_RELAXED))
+					return NULL;
+			__atomic_store_n(&table[i % TABLE], o, __ATOMIC_RELEASE);
+		}
+		__atomic_store_n(&produced, 1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	for (;;) {
+		bool done = __atomic_load_n(&produced, __ATOMIC_ACQUIRE), any = false;
+
+		for (unsigned int i = (unsigned int)(uintptr_t)arg - 2; i < TABLE; i += 3) {
+			struct obj *o = __atomic_exchange_n(&table[i], NULL, __ATOMIC_ACQ_REL);
+
+			if (o) {
+				CHECK(release(o));
+				any = true;
+			}
+		}
+		if (done && !any)
+			return NULL;
+	}
+}
+
+static bool producer_consumer(void)
+{
+	unsigned long before, peak;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("smp-72", 72, 0, 0, NULL);
+	produced = 0;
+	/* Three consumers, each its own third of the table (i % 3). */
+	run_threads(4, producer_consumer_worker);
+	EXPECT(!failed, "a worker failed at line %d", failed);
+	peak = before - nr_free_pages();
+	/* Remote frees gave the empty slabs back as they emptied. */
+	EXPECT(peak < 4 * NR_KMALLOC_CACHES * SLAB_PAGES, "%lu pages still "
+	       "taken with nothing allocated", peak);
+	return drain_and_check(before);
+}
+
+static const struct host_test tests[] = {
+	HOST_TEST(cross_cpu_churn),
+	HOST_TEST(threads_come_and_go),
+	HOST_TEST(producer_consumer),
+};
+
+int main(void)
+{
+	return host_test_main(tests, sizeof(tests) / sizeof(tests[0]));
+}

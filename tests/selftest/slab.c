@@ -1,0 +1,303 @@
+/*
+ * slab.c - kmalloc and kmem_cache on the real machine, every target and
+ * page size.
+ *
+ *   slab_every_class_exhaust   each kmalloc class allocated until the page
+ *                              allocator has no block left for a slab:
+ *                              exactly as many objects as the free counts
+ *                              predict, each aligned and written with a
+ *                              pattern of its own, none handed out twice;
+ *                              all freed, and the free counts,
+ *                              page_alloc_check() and slab_check() back
+ *   slab_large_and_zero        large kmalloc, kzalloc, krealloc, kcalloc
+ *   slab_refusals              double free, interior pointer, wrong cache,
+ *                              pointers kmalloc never returned: each
+ *                              refused, nothing changed
+ *   slab_kmem_caches           kmem_cache_create with odd sizes and
+ *                              alignments, destroy refused while objects
+ *                              are live
+ *
+ * On machines with much memory, all but SLAB_EXHAUST_PAGES worth of blocks
+ * is first taken from the buddy allocator and held, so that exhausting the
+ * small classes takes seconds, not minutes, under TCG.
+ */
+#include <lib/printk.h>
+#include "../../mm/slab_state.h"
+#include "buddy_check.h"
+#include "selftest.h"
+
+/* Memory left to the slabs when exhausting: 16 MiB, at least 4 slabs. */
+#define SLAB_EXHAUST_BYTES	MAX(16UL << 20, 4 * SLAB_SIZE)
+
+static uint64_t obj_word(const void *obj, size_t i)
+{
+	return pattern_word((uintptr_t)obj ^ 0x736c6162ULL, i);
+}
+
+/* Give every empty slab back; the counts must then be @before's. */
+static bool slab_restored(const struct buddy_counts *before, const char *when)
+{
+	int problems;
+
+	kmem_cache_shrink_all();
+	problems = slab_check();
+	SELFTEST_EXPECT(problems == 0, "%s: slab_check() found %d problems",
+			when, problems);
+	SELFTEST_EXPECT(slab_nr_slabs() == 0, "%s: %lu slabs still held", when,
+			slab_nr_slabs());
+	return buddy_restored(before, when);
+}
+
+/* Hold top blocks until at most @keep bytes are free; largest first. */
+static void hold_all_but(struct block_chain held[NR_PAGE_ORDERS], size_t keep)
+{
+	for (unsigned int o = MAX_PAGE_ORDER + 1; o-- > 0;) {
+		struct page *page;
+
+		while (nr_free_blocks(o) &&
+		       (nr_free_pages() - (1UL << o)) * PAGE_SIZE >= keep &&
+		       (page = alloc_pages(__GFP_NOWARN, o)))
+			chain_push(&held[o], page_address(page));
+	}
+}
+
+static bool exhaust_class(struct kmem_cache *cache)
+{
+	size_t size = cache->object_size, align = MIN(size, PAGE_SIZE);
+	unsigned long slabs = 0, n = 0, walked = 0;
+	struct block_chain objs = { 0 };
+	bool ok = true;
+	void *p;
+
+	for (unsigned int o = SLAB_ORDER; o <= MAX_PAGE_ORDER; o++)
+		slabs += nr_free_blocks(o) << (o - SLAB_ORDER);
+	while ((p = kmalloc(size, __GFP_NOWARN))) {
+		if (((uintptr_t)p & (align - 1)) && ok)
+			ok = selftest_fail(__FILE__, __LINE__, "%s: object %p "
+					   "not aligned to %zu", cache->name,
+					   p, align);
+		chain_push(&objs, p);
+		for (size_t i = 1; i < size / 8; i++)
+			((uint64_t *)p)[i] = obj_word(p, i);
+		n++;
+	}
+	if (n != slabs * cache->nr_objects)
+		ok = selftest_fail(__FILE__, __LINE__, "%s: %lu objects, but %lu "
+				   "slabs of %u were predicted", cache->name, n,
+				   slabs, cache->nr_objects);
+	for (unsigned int o = SLAB_ORDER; o <= MAX_PAGE_ORDER; o++)
+		if (nr_free_blocks(o))
+			ok = selftest_fail(__FILE__, __LINE__, "%s: refused with "
+					   "%lu free blocks of order %u",
+					   cache->name, nr_free_blocks(o), o);
+	if (slab_check())
+		ok = selftest_fail(__FILE__, __LINE__, "%s: slab_check() when "
+				   "exhausted", cache->name);
+	/* An object handed out twice breaks the chain or its pattern. */
+	while ((p = chain_pop(&objs)) && walked++ <= n) {
+		for (size_t i = 1; i < size / 8; i++)
+			if (((uint64_t *)p)[i] != obj_word(p, i) && ok) {
+				ok = selftest_fail(__FILE__, __LINE__, "%s: "
+						   "object %p word %zu changed",
+						   cache->name, p, i);
+				break;
+			}
+		kfree(p);
+	}
+	if (walked != n)
+		ok = selftest_fail(__FILE__, __LINE__, "%s: %lu objects on the "
+				   "chain, %lu allocated", cache->name, walked, n);
+	return ok;
+}
+
+SELFTEST(slab_every_class_exhaust, STAGE_SLAB)
+{
+	struct block_chain held[NR_PAGE_ORDERS] = { { 0 } };
+	struct buddy_counts before, start;
+	char when[48];
+	bool ok = true;
+
+	kmem_cache_init();
+	kmem_cache_shrink_all();
+	buddy_counts_take(&start);
+	hold_all_but(held, SLAB_EXHAUST_BYTES);
+	for (unsigned int k = 0; k < NR_KMALLOC_CACHES && ok; k++) {
+		buddy_counts_take(&before);
+		ok = exhaust_class(&kmalloc_caches[k]);
+		ksnprintf(when, sizeof(when), "after %s", kmalloc_caches[k].name);
+		ok = slab_restored(&before, when) && ok;
+	}
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		chain_free(&held[o], o);
+	return buddy_restored(&start, "after every class") && ok;
+}
+
+SELFTEST(slab_large_and_zero, STAGE_SLAB)
+{
+	struct buddy_counts before;
+	unsigned char *p, *q;
+
+	kfree(kmalloc(PAGE_SIZE, GFP_KERNEL));	/* the large-block record */
+	kmem_cache_shrink_all();
+	buddy_counts_take(&before);
+	p = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
+	SELFTEST_EXPECT(p && !((uintptr_t)p & (PAGE_SIZE - 1)) &&
+			ksize(p) == PAGE_SIZE, "large kmalloc %p", (void *)p);
+	kfree(p);
+	p = kmalloc(100, GFP_KERNEL);
+	SELFTEST_EXPECT(p && ksize(p) == 128, "kmalloc(100)");
+	for (int i = 0; i < 128; i++)
+		p[i] = 0xa5;
+	kfree(p);
+	q = kzalloc(100, GFP_KERNEL);
+	SELFTEST_EXPECT(q, "kzalloc");
+	for (int i = 0; i < 128; i++)
+		SELFTEST_EXPECT(!q[i], "kzalloc byte %d is %#x", i, q[i]);
+	q[99] = 7;
+	p = krealloc(q, PAGE_SIZE, GFP_KERNEL);
+	if (!p)
+		kfree(q);
+	SELFTEST_EXPECT(p && p[99] == 7 && ksize(p) == PAGE_SIZE, "krealloc");
+	kfree(p);
+	SELFTEST_EXPECT(!kcalloc(~(size_t)0 / 4, 8, __GFP_NOWARN), "kcalloc overflow");
+	SELFTEST_EXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR, "kmalloc(0)");
+	kfree(ZERO_SIZE_PTR);
+	return slab_restored(&before, "after large blocks");
+}
+
+/* A refused free: nothing changes. */
+static bool refused(void (*fn)(void *cache, void *p), void *cache, void *p,
+		    const char *what)
+{
+	unsigned long free = nr_free_pages(), slabs = slab_nr_slabs();
+
+	fn(cache, p);
+	SELFTEST_EXPECT(nr_free_pages() == free && slab_nr_slabs() == slabs &&
+			!slab_check() && !page_alloc_check(),
+			"%s changed the allocator's state", what);
+	return true;
+}
+
+static void do_kfree(void *cache, void *p)
+{
+	kfree(p);
+}
+
+static void do_cache_free(void *cache, void *p)
+{
+	kmem_cache_free(cache, p);
+}
+
+static char not_from_kmalloc[64];
+
+SELFTEST(slab_refusals, STAGE_SLAB)
+{
+	struct buddy_counts before;
+	struct kmem_cache *a;
+	struct page *page;
+	char *p, *q, *x;
+
+	kmem_cache_shrink_all();
+	buddy_counts_take(&before);
+	printk("# slab_refusals: the errors below are expected\n");
+	a = kmem_cache_create("selftest-a", 40, 0, 0, NULL);
+	SELFTEST_EXPECT(a, "kmem_cache_create");
+	p = kmalloc(64, GFP_KERNEL);
+	q = kmalloc(64, GFP_KERNEL);
+	x = kmem_cache_alloc(a, GFP_KERNEL);
+	kfree(p);
+	if (!refused(do_kfree, NULL, p, "double free") ||
+	    !refused(do_kfree, NULL, q + 8, "interior pointer") ||
+	    !refused(do_kfree, NULL, not_from_kmalloc, "a static variable") ||
+	    !refused(do_cache_free, a, q, "kmalloc object into a cache") ||
+	    !refused(do_kfree, NULL, x + 1, "inside a cache object"))
+		return false;
+	page = alloc_pages(GFP_KERNEL, 0);
+	if (!refused(do_kfree, NULL, page_address(page), "an alloc_pages block"))
+		return false;
+	__free_pages(page, 0);
+	p = kmalloc(64, GFP_KERNEL);
+	SELFTEST_EXPECT(p != q, "an object handed out twice after a double free");
+	kmem_cache_destroy(a);	/* refused: x is live */
+	kmem_cache_free(a, x);
+	kmem_cache_destroy(a);
+	kfree(p);
+	kfree(q);
+	return slab_restored(&before, "after the refusals");
+}
+
+static int ctor_runs;
+
+static void ctor(void *obj)
+{
+	ctor_runs++;
+	*(uint32_t *)obj = 0xc0ffee;
+}
+
+SELFTEST(slab_kmem_caches, STAGE_SLAB)
+{
+	static const unsigned int sizes[] = { 1, 24, 100, 200, 1000, 3000 };
+	static const unsigned int aligns[] = { 0, 16, 64, 256 };
+	struct buddy_counts before;
+	struct kmem_cache *c;
+	void *objs[64];
+
+	kmem_cache_shrink_all();
+	buddy_counts_take(&before);
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++)
+		for (unsigned int j = 0; j < ARRAY_SIZE(aligns); j++) {
+			unsigned int align = aligns[j] ? aligns[j] : 8;
+
+			/* A cache must fit 8 objects a slab (small slabs at MAX_PAGE_ORDER 0). */
+			if (ALIGN_UP(sizes[i], align) > SLAB_SIZE / 8)
+				continue;
+
+			c = kmem_cache_create("selftest", sizes[i], aligns[j], 0,
+					      NULL);
+			SELFTEST_EXPECT(c, "cache of %u aligned %u", sizes[i],
+					aligns[j]);
+			for (int k = 0; k < 64; k++) {
+				objs[k] = kmem_cache_alloc(c, GFP_KERNEL);
+				SELFTEST_EXPECT(objs[k] && !((uintptr_t)objs[k] &
+							    (align - 1)),
+						"object %p of %u not aligned to %u",
+						objs[k], sizes[i], align);
+			}
+			for (int k = 0; k < 64; k++)
+				kmem_cache_free(c, objs[k]);
+			kmem_cache_destroy(c);
+		}
+	printk("# slab_kmem_caches: the error below is expected\n");
+	c = kmem_cache_create("selftest-ctor", 32, 0, 0, ctor);
+	objs[0] = kmem_cache_alloc(c, GFP_KERNEL);
+	SELFTEST_EXPECT(ctor_runs > 0 && *(uint32_t *)objs[0] == 0xc0ffee, "ctor");
+	kmem_cache_destroy(c);	/* refused: one object live */
+	SELFTEST_EXPECT(slab_nr_slabs() > 0, "destroy with a live object");
+	kmem_cache_free(c, objs[0]);
+	kmem_cache_destroy(c);
+	return slab_restored(&before, "after the caches");
+}
+
+#if CONFIG_SLAB_DEBUG
+/* SLAB_DEBUG: a write past the end and a write after free are found. */
+SELFTEST(slab_debug_red_zone_and_poison, STAGE_SLAB)
+{
+	struct buddy_counts before;
+	char *p, *q;
+	int found;
+
+	kmem_cache_shrink_all();
+	buddy_counts_take(&before);
+	printk("# slab_debug_red_zone_and_poison: the errors below are expected\n");
+	p = kmalloc(32, GFP_KERNEL);
+	q = kmalloc(32, GFP_KERNEL);
+	kfree(q);
+	p[32] = 'x';		/* past the end of p */
+	q[3] = 'y';		/* q is free */
+	found = slab_check();
+	SELFTEST_EXPECT(found == 2, "slab_check() found %d problems, not 2", found);
+	SELFTEST_EXPECT(slab_check() == 0, "the red zone and poison are repaired");
+	kfree(p);
+	return slab_restored(&before, "after the debug checks");
+}
+#endif
