@@ -4,7 +4,8 @@
 #                    fake arch (arch/host), the same sources the kernel uses
 #   make test-host   host unit, model and fuzz suites under ASan and UBSan,
 #                    at the default MAX_PAGE_ORDER and at the largest (15);
-#                    the SMP layer's suite under ThreadSanitizer
+#                    the SMP layer's and the allocator's concurrent suites
+#                    under ThreadSanitizer too
 #   make fuzz        the libFuzzer targets for FUZZ_SECONDS
 #= FUZZ_SECONDS=n make fuzz: seconds per libFuzzer target (default 60)
 #   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
@@ -80,11 +81,14 @@ HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
 MACHINE		:= tests/host/mm/machine.c
+SMP_UTIL	:= $(MACHINE) tests/host/mm/smp_util.c
 $(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
 $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
   $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE)))\
-  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE))))
+  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
+  $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
+$(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
 $(foreach v,asan asan-order15 asan-slabdebug,\
   $(eval $(call host_test,test-slab$(v:asan%=%),$(v),tests/host/mm/test_slab.c $(MACHINE))))
 
@@ -123,6 +127,9 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15 \
 		   host-model=$(HOST_DIR)/tests/test-model \
 		   host-model-order15=$(HOST_DIR)/tests/test-model-order15 \
+		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
+		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \
+		   host-page-smp-tsan=$(HOST_DIR)/tests/test-page-smp-tsan \
 		   host-slab=$(HOST_DIR)/tests/test-slab \
 		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
