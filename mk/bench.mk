@@ -25,7 +25,8 @@ BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 BENCH_MM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
 		   smp/percpu.c smp/online.c smp/spinlock.c \
 		   $(sort $(wildcard arch/host/*.c))
-BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c
+BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
+		   bench/small.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
 
 # Per program: extra sources, flags, libraries.
@@ -66,7 +67,7 @@ $(BENCH_DIR)/obj/$(1)/%.o: %.c
 $(BENCH_BIN)/bench-$(1): $(patsubst %.c,$(BENCH_DIR)/obj/$(1)/%.o,$(BENCH_SRCS) $(bench_srcs_$(1))) $(filter %.a,$(bench_libs_$(1)))
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  LD      $$@"
-	$(Q)$(BENCH_CC) -o $$@ $$(filter %.o,$$^) $(bench_libs_$(1))
+	$(Q)$(BENCH_CC) -o $$@ $$(filter %.o,$$^) $(bench_libs_$(1)) -lpthread
 
 -include $(patsubst %.c,$(BENCH_DIR)/obj/$(1)/%.d,$(BENCH_SRCS) $(bench_srcs_$(1)))
 endef
