@@ -7,54 +7,53 @@
 .DELETE_ON_ERROR:
 .SUFFIXES:
 
+#= V=1           show the full commands
 Q := $(if $(V),,@)
 
+# Lists the mk files add to, each file at its turn: simple variables, so
+# that an addition is expanded when made, and the order below is the whole
+# story. (Recursive variables, which a recipe reads when it runs, may name
+# what a later file defines.)
+TEST_SUITES	:=
+TEST_PREREQS	:=
+HOST_PACKAGES	:=
+BOOTS		:=
+
+# The mk files, in the order they are read; each may use what the ones
+# before it define:
+#   config      which configuration is built, and where (ARCH, PAGE_SIZE, ...)
+#   arch.mk     arch/$(ARCH)/arch.mk: the target's compiler, QEMU, defaults
+#   deps        the package lists (others add to HOST_PACKAGES, RUN_PACKAGES)
+#   kernel      the kernel image of this configuration
+#   host        libmm.a and the host tests (LIBMM_SRCS, HOST_CFLAGS, ...)
+#   memmap      the boot readers on the host, built with host's variants
+#   selftest    what the in-QEMU selftests need besides the image
+#   bench       host benchmarks (links host's libmm.a, LIBMM_SRCS)
+#   bench-qemu  instruction counts in QEMU
+#   qemu        QEMU_CMD, make run and make debug (QEMU_MIN_MEM_MIB)
+#   uboot, grub, efi   boot paths: each adds to BOOTS and may change the
+#               QEMU command and its least memory, so after qemu
+#   check       static checks (adds suites and packages)
+#   test        make test: every suite registered above
+#   help        make help, generated from all of the above
+# Any other mk/*.mk is read after these, in name order: a new file goes
+# into this list where what it uses is defined.
 include mk/config.mk
 include arch/$(ARCH)/arch.mk
-include mk/kernel.mk
-include $(filter-out mk/config.mk mk/kernel.mk,$(sort $(wildcard mk/*.mk)))
+MK_ORDER	:= mk/deps.mk mk/kernel.mk mk/host.mk mk/memmap.mk \
+		   mk/selftest.mk mk/bench.mk mk/bench-qemu.mk mk/qemu.mk \
+		   mk/uboot.mk mk/grub.mk mk/efi.mk mk/check.mk mk/test.mk \
+		   mk/help.mk
+include $(wildcard $(MK_ORDER))
+include $(filter-out mk/config.mk $(MK_ORDER),$(sort $(wildcard mk/*.mk)))
 
-.PHONY: all image help clean distclean
+.PHONY: all image clean distclean
 
-## all: build the kernel image for ARCH/PAGE_SIZE/MAX_PAGE_ORDER
+## all: build the kernel image for ARCH/PAGE_SIZE/MAX_PAGE_ORDER (also: image)
 all image: $(KERNEL_ELF) $(ARCH_IMAGES)
 	@echo "  BUILT   $(BUILD_DIR)"
 
-help:
-	@echo 'buddyboot - a buddy page allocator that boots on riscv64, aarch64 and x86_64'
-	@echo
-	@echo 'Quick start:'
-	@echo '  make run            boot the default target in QEMU, show selftests and allocator state'
-	@echo '  make test           install what is missing, then run every test (host, QEMU matrix, runner)'
-	@echo
-	@echo 'Targets:'
-	@echo '  all / image         build the kernel for one configuration into build/<config>/'
-	@echo '  run                 build and boot one configuration headless; exit status is the verdict'
-	@echo '  debug               boot paused with a gdb stub on :1234 and print the gdb-multiarch command'
-	@echo '  test                everything below, summed into one "N passed, N failed" line'
-	@echo '  test-qemu           only the QEMU boot matrix (tests/matrix.txt)'
-	@echo '  check-runner        prove the runner fails images that fail, hang, fault or stop early'
-	@echo '  host                build/host/libmm.a and build/host/memmap from the kernel sources'
-	@echo '  check-dtb DTB=f...  check memmap --regions on any device tree against dtc'"'"'s reading'
-	@echo '  test-host           host unit, model and fuzz tests under ASan and UBSan'
-	@echo '  check               coccinelle checks for the MAX_PAGE_ORDER bug patterns; mm/ builds freestanding'
-	@echo '  fuzz                run the libFuzzer targets longer (FUZZ_SECONDS=n, default 60)'
-	@echo '  bench               host benchmarks against glibc, jemalloc and mimalloc (QUICK=1: short)'
-	@echo '  bench-qemu          deterministic instruction counts per operation, per target (-icount)'
-	@echo '  deps                install missing Debian packages (as root), or print the apt-get line'
-	@echo '  clean               remove build/'
-	@echo
-	@echo 'Variables:'
-	@echo '  ARCH=riscv64|aarch64|x86_64      target (default riscv64)'
-	@echo '  PAGE_SIZE=4K|16K|64K             page size; 16K and 64K on aarch64 only (default 4K)'
-	@echo '  MAX_PAGE_ORDER=n                 largest buddy order, inclusive (default per target, see docs)'
-	@echo '  MEM=128M SMP=1 QEMU_EXTRA="..."  for run/debug: memory, CPUs, extra QEMU options'
-	@echo '  BOOT=direct|uboot|grub|efi       load with -kernel, U-Boot (riscv64, aarch64), GRUB (x86_64) or UEFI firmware (x86_64, aarch64)'
-	@echo '  SLAB_DEBUG=1                     red zones and poison in kmalloc/kmem_cache objects'
-	@echo '  V=1                              show full commands'
-	@echo
-	@echo 'Example: make run ARCH=aarch64 PAGE_SIZE=16K MAX_PAGE_ORDER=13 MEM=1G SMP=2'
-
+## clean: remove build/
 clean:
 	rm -rf $(BUILD_ROOT)
 

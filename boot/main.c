@@ -64,6 +64,8 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 	       boot_cpus.boot_cpu_found ? "" : ", not listed",
 	       boot_cpus.nr_unusable, boot_cpus.nr_over, NR_CPUS);
 	smp_init(&boot_cpus);
+	/* The per-CPU pagesets' batch and high for the CPUs now online. */
+	setup_per_cpu_pageset();
 	selftest_boot_state.counter_smp_online = arch_counter();
 	printk("smp: %u CPUs online, %llu counter ticks after boot_main()'s "
 	       "entry\n", num_online_cpus(),

@@ -1,11 +1,11 @@
 # bench-qemu.mk - `make bench-qemu`: what the allocator costs inside QEMU,
 # in guest instructions, repeatable run to run.
 #
-#   BENCH_QEMU_ARCHES="riscv64 aarch64 x86_64" targets to measure (4K pages,
-#                                            default MAX_PAGE_ORDER)
-#   BENCH_MEMS="128M 1G 4G"                  guest memory sizes
-#   BENCH_RUNS=2                             boots per size; the numbers of
-#                                            every run must be identical
+#= BENCH_QEMU_ARCHES="riscv64 aarch64 x86_64" targets to measure (4K pages,
+#=                                           default MAX_PAGE_ORDER)
+#= BENCH_MEMS="128M 1G 4G"                  guest memory sizes
+#= BENCH_RUNS=2                             boots per size; the numbers of
+#=                                           every run must be identical
 #
 # Each target is built with BENCH=1 (build/<arch>-4K-bench/: the guest
 # measures instead of testing, tests/selftest/bench.c) and booted with

@@ -2,29 +2,27 @@
 # jemalloc and mimalloc, measured side by side (docs/performance.md).
 #
 #   make bench           the full run, its report and plots in build/bench/full/
-#   make bench PUBLISH=1 the same, then docs/performance.md and the
-#                        docs/performance-<name>.png plots (tracked files)
-#   make bench QUICK=1   a short run (under a minute) into build/bench/ only
+#= PUBLISH=1      make bench, bench-qemu: also write docs/performance.md
+#=                (and the plots), which are tracked files
+#= QUICK=1        make bench: a short run (under a minute), never published
 #   make bench-build     just the programs, build/bench/bin/bench-*
 #
 # The benchmark must not measure sanitizers. The default build links
 # build/host/libmm.a, host.mk's plain -O2 library; for MAX_PAGE_ORDER=15 the
-# same sources are built here again, with host.mk's flags (read when the
-# recipe runs, as host.mk is included after this file) plus
+# same sources are built here again, with host.mk's flags plus
 # -DCONFIG_MAX_PAGE_ORDER=15, into build/bench/mm-order15/libmm.a.
 # One program per allocator, from the same scenario sources, so that every
 # allocator is called directly and no two of them share a process.
 
+#= BENCH_CC=gcc   the compiler of the host benchmarks
 BENCH_CC	?= gcc
 BENCH_DIR	:= $(BUILD_ROOT)/bench
 BENCH_BIN	:= $(BENCH_DIR)/bin
 BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes \
 		   -fno-strict-aliasing
-# As host.mk's LIBMM_SRCS, which is not defined yet when this file is read.
-BENCH_MM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
-		   smp/percpu.c smp/online.c smp/spinlock.c \
-		   $(sort $(wildcard arch/host/*.c))
+# host.mk, read before this file, lists the memory core's sources.
+BENCH_MM_SRCS	:= $(LIBMM_SRCS)
 BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
 		   bench/small.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
@@ -79,6 +77,7 @@ BENCH_RESULTS	:= $(BENCH_DIR)/$(if $(QUICK),quick,full)
 
 .PHONY: bench bench-build
 
+## bench-build: just the benchmark programs, build/bench/bin/bench-*
 bench-build: $(BENCH_TARGETS)
 
 PUBLISH		?=

@@ -1,24 +1,25 @@
 # config.mk - which configuration is being built, and where it goes.
+# Lines "#= " are the variables of `make help` (mk/help.mk).
 #
-#   ARCH=riscv64|aarch64|x86_64   target (default riscv64)
-#   PAGE_SIZE=4K|16K|64K          page size; 16K and 64K on aarch64 only
-#   MAX_PAGE_ORDER=n              largest buddy order; default from the arch's
-#                                 <asm/geometry.h>, checked at compile time
-#   FAULT=fail|hang|exception|early-poweroff|secondary-exception
-#                                 build an image that misbehaves on purpose,
-#                                 for the runner's own test (check-runner)
-#   BENCH=1                       build an image that measures instead of
-#                                 testing, for `make bench-qemu`
-#   LOTTERY=1                     riscv64: start every secondary hart at the
-#                                 image's entry, as a loader that releases
-#                                 all harts at once does, so that each loses
-#                                 the boot lottery and must find its way
-#                                 from there (arch/riscv64/smp.c)
-#   NR_CPUS=n                     the most CPUs buddyboot runs on (default
-#                                 64, 1..1024): CONFIG_NR_CPUS; CPUs beyond
-#                                 it stay parked
-#   SLAB_DEBUG=1                  red zones and poison in the slab allocator
-#                                 (docs/allocator.md, section 7)
+#= ARCH=riscv64|aarch64|x86_64   target (default riscv64)
+#= PAGE_SIZE=4K|16K|64K          page size; 16K and 64K on aarch64 only
+#= MAX_PAGE_ORDER=n              largest buddy order; default from the arch's
+#=                               <asm/geometry.h>, checked at compile time
+#= FAULT=fail|hang|exception|early-poweroff|secondary-exception
+#=                               build an image that misbehaves on purpose,
+#=                               for the runner's own test (check-runner)
+#= BENCH=1                       build an image that measures instead of
+#=                               testing, for `make bench-qemu`
+#= LOTTERY=1                     riscv64: start every secondary hart at the
+#=                               image's entry, as a loader that releases
+#=                               all harts at once does, so that each loses
+#=                               the boot lottery and must find its way
+#=                               from there (arch/riscv64/smp.c)
+#= NR_CPUS=n                     the most CPUs buddyboot runs on (default
+#=                               64, 1..1024): CONFIG_NR_CPUS; CPUs beyond
+#=                               it stay parked
+#= SLAB_DEBUG=1                  red zones and poison in the slab allocator
+#=                               (docs/allocator.md, section 7)
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.

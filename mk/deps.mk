@@ -1,7 +1,8 @@
 # deps.mk - the Debian packages buddyboot needs, listed in one place.
 #
 #   RUN_PACKAGES   what `make run` / `make debug` need for the current ARCH:
-#                  make, python3 and the arch's ARCH_PACKAGES (its arch.mk)
+#                  make, python3 and the arch's ARCH_PACKAGES
+#                  (arch/<arch>/packages.mk)
 #   HOST_PACKAGES  what the host tests, checks, benchmarks and boot paths
 #                  need; other mk files may append (HOST_PACKAGES += ...)
 #   TEST_PACKAGES  what `make test` needs: every arch's ARCH_PACKAGES and
@@ -20,12 +21,10 @@ HOST_PACKAGES	+= make python3 gdb-multiarch device-tree-compiler \
 
 RUN_PACKAGES	= make python3 $(ARCH_PACKAGES)
 
-# Each arch.mk sets the same variable names, so only one can be read per
-# make; ask a make per arch (only when a target below needs the list), at
-# its plainest configuration: packages do not depend on the page size.
-ALL_ARCH_PACKAGES = $(foreach a,$(ARCHES),$(shell $(MAKE) -s \
-		   --no-print-directory ARCH=$(a) PAGE_SIZE=4K \
-		   MAX_PAGE_ORDER= FAULT= print-packages))
+# Every target's list, from its packages.mk (names that differ per target,
+# so all of them are read, whatever ARCH is).
+include $(foreach a,$(ARCHES),arch/$(a)/packages.mk)
+ALL_ARCH_PACKAGES = $(foreach a,$(ARCHES),$(PACKAGES_$(a)))
 TEST_PACKAGES	= $(sort $(ALL_ARCH_PACKAGES) $(HOST_PACKAGES))
 
 .PHONY: deps deps-run print-packages print-test-packages
@@ -37,6 +36,7 @@ deps:
 deps-run:
 	$(Q)$(ENSURE_PACKAGES) $(RUN_PACKAGES)
 
+## print-packages: the Debian packages make run needs for this ARCH and BOOT
 print-packages:
 	$(info $(sort $(RUN_PACKAGES)))
 	@:

@@ -35,6 +35,7 @@ ifneq ($(EFI_IMAGE_NAME),)
 ARCH_IMAGES	+= $(EFI_IMAGE)
 endif
 
+#= EFI_DUMP=1     the kernel prints the EFI boot information as hex
 # EFI_DUMP=1: the kernel prints the EFI boot information as hex
 # (tests/fixtures/efi/capture.sh builds it in a build tree of its own).
 KERNEL_CPPFLAGS	+= $(if $(EFI_DUMP),-DCONFIG_EFI_DUMP=1)

@@ -4,8 +4,10 @@
 #                    fake arch (arch/host), the same sources the kernel uses
 #   make test-host   host unit, model and fuzz suites under ASan and UBSan,
 #                    at the default MAX_PAGE_ORDER and at the largest (15);
-#                    the SMP layer's suite under ThreadSanitizer
-#   make fuzz        the libFuzzer targets for FUZZ_SECONDS (default 60)
+#                    the SMP layer's and the allocator's concurrent suites
+#                    under ThreadSanitizer too
+#   make fuzz        the libFuzzer targets for FUZZ_SECONDS
+#= FUZZ_SECONDS=n make fuzz: seconds per libFuzzer target (default 60)
 #   make perf-mm     build/host/perf-mm, quick timings of mm/ (plain -O2):
 #                    see tests/host/mm/perf_mm.c
 #
@@ -16,6 +18,9 @@
 # is registered in TEST_SUITES for the runner.
 
 HOST_DIR	:= $(BUILD_ROOT)/host
+#= HOST_CC=cc     the host compiler of the host tests and tools
+#= FUZZ_CC=clang  the fuzzers' compiler (libFuzzer)
+#= FUZZ_BRIEF_SECONDS=5  seconds per fuzzer inside make test
 HOST_CC		?= cc
 FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
@@ -76,11 +81,14 @@ HOST_TEST_BINS += $(HOST_DIR)/tests/$(1)
 endef
 
 MACHINE		:= tests/host/mm/machine.c
+SMP_UTIL	:= $(MACHINE) tests/host/mm/smp_util.c
 $(eval $(call host_test,test-memblock,asan,tests/host/mm/test_memblock.c))
 $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
   $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE)))\
-  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE))))
+  $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
+  $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
+$(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
 $(foreach v,asan asan-order15 asan-slabdebug,\
   $(eval $(call host_test,test-slab$(v:asan%=%),$(v),tests/host/mm/test_slab.c $(MACHINE))))
 
@@ -119,6 +127,9 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15 \
 		   host-model=$(HOST_DIR)/tests/test-model \
 		   host-model-order15=$(HOST_DIR)/tests/test-model-order15 \
+		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
+		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \
+		   host-page-smp-tsan=$(HOST_DIR)/tests/test-page-smp-tsan \
 		   host-slab=$(HOST_DIR)/tests/test-slab \
 		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
@@ -146,6 +157,7 @@ host: $(HOST_DIR)/libmm.a
 host-tests: $(HOST_TEST_BINS)
 
 # The runner sums suites once it exists; until then run them one by one.
+## test-host: the host suites only (unit, model, fuzz, boot readers, memmap)
 test-host: host-tests
 	$(Q)if [ -x tests/runner/bbtest ]; then \
 		python3 tests/runner/bbtest $(foreach s,$(HOST_SUITES),--suite $(s)); \

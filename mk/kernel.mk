@@ -4,6 +4,8 @@
 # ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and in-QEMU
 # selftests on every target.
 
+#= CROSS_COMPILE=<prefix>  the kernel's cross toolchain (default per target:
+#=                riscv64-linux-gnu-, aarch64-linux-gnu-, none on x86_64 hosts)
 CC		:= $(CROSS_COMPILE)gcc
 OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump

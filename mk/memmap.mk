@@ -167,11 +167,9 @@ $(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES) \
 -include $(patsubst %.o,%.d,$(call host_objs,fuzz,$(BOOT_HOST_SRCS) \
 	 $(wildcard tests/host/boot/fuzz_*.c) tests/host/boot/acpi_snapshot.c))
 
-# test-host runs HOST_SUITES; the runner runs TEST_SUITES, which may
-# already include HOST_SUITES: add to it only what it does not hold yet.
+# test-host runs HOST_SUITES, the runner TEST_SUITES: both get these.
 HOST_SUITES	+= $(BOOT_SUITES)
-BOOT_SUITES_NEW	:= $(filter-out $(TEST_SUITES),$(BOOT_SUITES))
-TEST_SUITES	+= $(BOOT_SUITES_NEW)
+TEST_SUITES	+= $(BOOT_SUITES)
 TEST_PREREQS	+= boot-host-tests
 
 .PHONY: boot-host-tests check-dtb fuzz
@@ -182,6 +180,7 @@ boot-host-tests: $(MEMMAP) $(BOOT_TEST_BINS) $(HOST_DIR)/tests/boot-acpi $(BOOT_
 
 host-tests: boot-host-tests
 
+#= DTB=file...   make check-dtb: the device tree blobs to check
 ## check-dtb: DTB=file... check memmap on any device tree against dtc
 check-dtb: $(MEMMAP_ASAN)
 	$(Q)test -n "$(DTB)" || { echo "usage: make check-dtb DTB=file.dtb..." >&2; exit 2; }

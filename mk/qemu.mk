@@ -1,13 +1,14 @@
 # qemu.mk - booting one configuration in QEMU: `make run`, `make debug`.
 #
-#   MEM=<size>        guest memory (default QEMU_DEFAULT_MEM, below)
-#   SMP=<n>           CPUs (default 1)
-#   QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
-#   TIMEOUT=<s>       seconds before `make run` calls the guest hung
-#                     (default QEMU_TIMEOUT from arch.mk; 0: never)
-#   GDB_PORT=<port>   the gdb stub of `make debug` (default 1234)
-#   BOOT=direct       how the image is loaded (QEMU's -kernel); later
-#                     boot paths (U-Boot, GRUB) append to BOOTS
+#= MEM=<size>        guest memory (default per target below; 128M-2G)
+#= SMP=<n>           CPUs (default 1)
+#= QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
+#= TIMEOUT=<s>       seconds before `make run` calls the guest hung
+#=                   (default QEMU_TIMEOUT from arch.mk; 0: never)
+#= GDB_PORT=<port>   the gdb stub of `make debug` (default 1234)
+#= BOOT=direct|uboot|grub|efi  how the image is loaded: QEMU's -kernel
+#=                   (default), U-Boot (riscv64, aarch64), GRUB or EFI
+#=                   (make print-boots ARCH=... lists a target's)
 #
 # QEMU_CMD is the only QEMU command line: `make run`, `make debug` and the
 # test runner (through `make print-qemu`) all boot with it. Its stdin must
@@ -16,15 +17,15 @@
 # The default memory: enough for the selftests to find free blocks of the
 # largest order, four blocks of that size (firmware, the image, the boot
 # info and the allocator's metadata take some; one stays free), and at
-# least QEMU_MIN_MEM_MIB (a boot path's firmware may need more). The
-# largest order is the build's, or <asm/geometry.h>'s default read through
-# the preprocessor: 512 MiB blocks with 64K pages make that 2G;
-# MAX_PAGE_ORDER=15 with 4K pages, 512M.
-TOP_ORDER	= $(or $(MAX_PAGE_ORDER),$(shell printf '\043include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' | \
-		  cc -E -P -x c -Iarch/$(ARCH)/include -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) - | tail -n 1))
+# least QEMU_MIN_MEM_MIB (a boot path's firmware may need more). At the
+# default order the arch.mk states it (QEMU_DEFAULT_MEM_MIB_<page size>);
+# for a MAX_PAGE_ORDER given, it is computed: MAX_PAGE_ORDER=15 with 4K
+# pages makes 512M.
 QEMU_MIN_MEM_MIB := 128
-QEMU_DEFAULT_MEM = $(shell m=$$(((4 << ($(PAGE_SHIFT) + $(TOP_ORDER))) >> 20)); \
-		   min=$(QEMU_MIN_MEM_MIB); echo $$((m > min ? m : min))M)
+QEMU_ORDER_MEM_MIB = $(if $(MAX_PAGE_ORDER),$$(((4 << ($(PAGE_SHIFT) + \
+		     $(MAX_PAGE_ORDER))) >> 20)),$(QEMU_DEFAULT_MEM_MIB_$(PAGE_SIZE)))
+QEMU_DEFAULT_MEM = $(shell m=$(QEMU_ORDER_MEM_MIB); min=$(QEMU_MIN_MEM_MIB); \
+		   echo $$((m > min ? m : min))M)
 
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1
@@ -65,11 +66,13 @@ debug:
 		--elf $(KERNEL_ELF) --gdb-arch $(GDB_ARCH)
 
 # The boot paths of this ARCH (check-runner boots a fault image on each).
+## print-boots: the boot paths (BOOT=) of this ARCH
 print-boots:
 	$(info $(BOOTS))
 	@:
 
 # For the runner: how this configuration boots, one KEY=value a line.
+## print-qemu: the QEMU command line, timeout and paths of this configuration
 print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))

@@ -8,13 +8,14 @@
 # a run, then "N passed, N failed" (the KTAP results summed), exit status
 # non-zero on any failure.
 #
-#   ONLY=<regex>   run only the suites/configurations whose "<kind> <name>"
-#                  matches (kind: suite or qemu), e.g. ONLY=riscv64
-#   JOBS=<n>       runs at a time (default: the number of CPUs)
+#= ONLY=<regex>   run only the suites/configurations whose "<kind> <name>"
+#=                 matches (kind: suite or qemu), e.g. ONLY=riscv64
+#= JOBS=<n>       runs at a time, and make's jobs building TEST_PREREQS
+#=                (default: the CPUs this machine has online)
 
 TEST_MATRIX	:= tests/matrix.txt
 ONLY		?=
-JOBS		?=
+JOBS		?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
 # The runner's own tests: images that fail on purpose (check_runner.py
 # boots them through the runner), and its unit tests against fake guests.
@@ -24,15 +25,14 @@ RUNNER_SUITES	:= check-runner=tests/runner/check_runner.py \
 		   runner-unit=tests/runner/test_runner.py
 TEST_SUITES	:= $(RUNNER_SUITES) $(TEST_SUITES)
 
-BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') \
-		  $(if $(JOBS),--jobs $(JOBS))
+BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') --jobs $(JOBS)
 
 .PHONY: test test-qemu check-runner print-arches
 
 ## test: deps, every host suite, the QEMU matrix and the runner's own tests
 test:
 	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
-	$(if $(strip $(TEST_PREREQS)),$(Q)$(MAKE) --no-print-directory -j2 $(TEST_PREREQS))
+	$(if $(strip $(TEST_PREREQS)),$(Q)$(MAKE) --no-print-directory -j$(JOBS) $(TEST_PREREQS))
 	$(Q)$(BBTEST_TEST) --matrix $(TEST_MATRIX) \
 		$(addprefix --suite ,$(TEST_SUITES))
 

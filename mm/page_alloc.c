@@ -1,6 +1,6 @@
 /*
  * page_alloc.c - the buddy allocator: free lists, allocation by splitting,
- * freeing by merging, and the refusal of bad frees.
+ * freeing by merging, the per-CPU fast paths, and the refusal of bad frees.
  *
  * free_area[o] lists the free blocks of 2^o pages; a block's list node lives
  * in its own first bytes. Allocation takes the smallest order that has a
@@ -9,20 +9,24 @@
  * the same order, up to MAX_PAGE_ORDER and no further. Every step touches a
  * constant number of struct page bytes per order: see page_state.h.
  *
- * The common cases are kept short: an allocation that finds a block of its
- * order listed, and a free that passes one test and whose buddy is not
- * free, take a few dozen instructions and no table lookup but the one
- * giving the block's address. Splitting, deferred runs and the reasons for
- * a refusal are out of line.
+ * The buddy lists are under the zone lock (page_state.h). Orders up to
+ * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's list of cached
+ * blocks (page_pcp.h) under this CPU's list lock only, taken with a
+ * trylock: the common allocation pops a block, the common free passes one
+ * test and pushes it. Refill, drain, splitting, deferred runs and the
+ * reasons for a refusal are out of line. An allocation the buddy lists
+ * cannot serve drains every CPU's cached blocks and tries once more, so
+ * that no page is lost to a cache.
  */
 #include <stdarg.h>
 #include <arch/memory.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <mm/test_reset.h>
+#include "page_pcp.h"
 #include "page_state.h"
 
-struct page_allocator page_allocator;
+struct page_allocator page_allocator = { .lock = __SPIN_LOCK_UNLOCKED };
 
 void __page_allocator_init_lists(void)
 {
@@ -30,7 +34,7 @@ void __page_allocator_init_lists(void)
 		struct free_area *area = &page_allocator.free_area[o];
 
 		area->list.next = area->list.prev = &area->list;
-		area->nr_free = 0;
+		WRITE_ONCE(area->nr_free, 0);
 	}
 }
 
@@ -52,7 +56,7 @@ static inline void __free_area_add(unsigned int order, struct page *page,
 	node->check = node_check(node, page);
 	area->list.next->prev = node;
 	area->list.next = node;
-	area->nr_free++;
+	WRITE_ONCE(area->nr_free, area->nr_free + 1);
 }
 
 static inline void __free_area_del(unsigned int order, struct free_block *node)
@@ -65,7 +69,8 @@ static inline void __free_area_del(unsigned int order, struct free_block *node)
 	node->prev->next = node->next;
 	node->next->prev = node->prev;
 	node->check = 0;
-	page_allocator.free_area[order].nr_free--;
+	WRITE_ONCE(page_allocator.free_area[order].nr_free,
+		   page_allocator.free_area[order].nr_free - 1);
 }
 
 void free_area_add(unsigned int order, struct page *page)
@@ -96,7 +101,7 @@ static __attribute__((noinline)) struct page *deferred_take(unsigned int order)
 	if (!--run->nr)
 		pa->nr_runs--;
 	pa->nr_deferred--;
-	pa->free_area[order].nr_free--;
+	WRITE_ONCE(pa->free_area[order].nr_free, pa->free_area[order].nr_free - 1);
 	return __pfn_to_page(pfn);
 }
 
@@ -109,9 +114,8 @@ refuse_order(gfp_t gfp, unsigned int order)
 	return NULL;
 }
 
-/* Allocate by splitting a larger block, or from a deferred run. */
-static __attribute__((noinline)) struct page *
-alloc_pages_split(gfp_t gfp, unsigned int order)
+/* Take a block by splitting a larger one, or from a deferred run. */
+static __attribute__((noinline)) struct page *rmqueue_split(unsigned int order)
 {
 	struct page_allocator *pa = &page_allocator;
 	struct free_block *node;
@@ -135,34 +139,82 @@ alloc_pages_split(gfp_t gfp, unsigned int order)
 	/* Split: the upper half of each order goes back on its list. */
 	while (o > order) {
 		o--;
-		page[1UL << o].state = PG_FREE | o;
+		set_pg_state(&page[1UL << o], PG_FREE | o);
 		__free_area_add(o, &page[1UL << o],
 				(struct free_block *)(addr + (PAGE_SIZE << o)));
 	}
-	page->state = PG_ALLOC | order;
-	if (gfp & __GFP_ZERO)
-		memset(addr, 0, PAGE_SIZE << order);
+	return page;
+}
+
+struct page *__rmqueue(unsigned int order)
+{
+	struct free_area *area = &page_allocator.free_area[order];
+	struct free_block *node = area->list.next;
+	struct page *page;
+
+	/* The common case: a free block of exactly this order is listed. */
+	if (unlikely(node == &area->list))
+		return rmqueue_split(order);
+	page = node->page;
+	__free_area_del(order, node);
+	return page;
+}
+
+/*
+ * From the buddy lists, under the zone lock: orders above the cached ones,
+ * and any order when this CPU's list lock was busy or its refill found
+ * nothing. When nothing is free, the blocks cached on every CPU go back to
+ * the buddy lists (where they may merge) and the lists are tried again.
+ */
+static __attribute__((noinline)) struct page *
+alloc_pages_zone(gfp_t gfp, unsigned int order)
+{
+	struct page *page;
+
+	if (unlikely(order > MAX_PAGE_ORDER))
+		return refuse_order(gfp, order);
+	for (int pass = 0; pass < 2; pass++) {
+		zone_lock();
+		page = __rmqueue(order);
+		if (page)
+			set_pg_state(page, PG_ALLOC | order);
+		zone_unlock();
+		if (page || pass || !pcp_count_pages())
+			break;
+		drain_all_pages();
+	}
+	if (page && (gfp & __GFP_ZERO))
+		memset(__page_address(page), 0, PAGE_SIZE << order);
 	return page;
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct free_area *area;
-	struct free_block *node;
+	struct per_cpu_pages *pcp;
+	struct pcp_block *block;
 	struct page *page;
 
-	if (unlikely(order > MAX_PAGE_ORDER))
-		return refuse_order(gfp, order);
-	/* The common case: a free block of exactly this order is listed. */
-	area = &page_allocator.free_area[order];
-	node = area->list.next;
-	if (unlikely(node == &area->list))
-		return alloc_pages_split(gfp, order);
-	page = node->page;
-	__free_area_del(order, node);
-	page->state = PG_ALLOC | order;
+	if (unlikely(order >= NR_PCP_ORDERS))
+		return alloc_pages_zone(gfp, order);
+	pcp = this_cpu_ptr(&pcp_pages);
+	if (unlikely(!spin_trylock(&pcp->lock)))
+		return alloc_pages_zone(gfp, order);
+	block = pcp->lists[order];
+	if (likely(block)) {
+		pcp->lists[order] = block->next;
+		WRITE_ONCE(pcp->count, pcp->count - (1 << order));
+		page = block->page;
+	} else {
+		page = pcp_refill(pcp, order);
+		if (unlikely(!page)) {
+			spin_unlock(&pcp->lock);
+			return alloc_pages_zone(gfp, order);
+		}
+	}
+	set_pg_state(page, PG_ALLOC | order);
+	spin_unlock(&pcp->lock);
 	if (unlikely(gfp & __GFP_ZERO))
-		memset(node, 0, PAGE_SIZE << order);
+		memset(__page_address(page), 0, PAGE_SIZE << order);
 	return page;
 }
 
@@ -220,9 +272,9 @@ static struct page *enclosing_head(unsigned long idx)
 
 	for (unsigned int o = 1; o <= MAX_PAGE_ORDER; o++) {
 		struct page *head = &map[idx & ~((1UL << o) - 1)];
-		uint8_t s = head->state;
+		uint8_t s = pg_state(head);
 
-		if ((pg_is_head(s, PG_FREE) || pg_is_head(s, PG_ALLOC)) &&
+		if ((pg_is_free_head(s) || pg_is_head(s, PG_ALLOC)) &&
 		    pg_order(s) >= o)
 			return head;
 	}
@@ -236,7 +288,7 @@ static struct page *enclosing_head(unsigned long idx)
 static __attribute__((noinline, cold)) int
 check_free(unsigned long pfn, struct page *page, unsigned int order)
 {
-	uint8_t s = page->state;
+	uint8_t s = pg_state(page);
 	struct page *head;
 
 	if (order > MAX_PAGE_ORDER)
@@ -250,22 +302,67 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
 	if (pg_is_head(s, PG_FREE))
 		return refuse(pfn, order, FREE_REFUSED_DOUBLE_FREE,
 			      "free block of order %u", pg_order(s));
+	if (pg_is_head(s, PG_PCP))
+		return refuse(pfn, order, FREE_REFUSED_DOUBLE_FREE,
+			      "free block of order %u, in a per-CPU list",
+			      pg_order(s));
 	if (pg_is_head(s, PG_ALLOC))
 		return refuse(pfn, order, FREE_REFUSED_WRONG_ORDER,
 			      "allocated at order %u", pg_order(s));
 	if (s == PG_RESERVED)
 		return refuse(pfn, order, FREE_REFUSED_RESERVED, NULL);
 	head = s == PG_TAIL ? enclosing_head(page_index(page)) : NULL;
-	if (head && pg_is_head(head->state, PG_FREE))
+	if (head && pg_is_free_head(pg_state(head)))
 		return refuse(pfn, order, FREE_REFUSED_DOUBLE_FREE,
-			      "inside the free block at pfn %#lx order %u",
-			      __page_to_pfn(head), pg_order(head->state));
+			      "inside the free block at pfn %#lx order %u%s",
+			      __page_to_pfn(head), pg_order(pg_state(head)),
+			      pg_is_head(pg_state(head), PG_PCP) ?
+			      ", in a per-CPU list" : "");
 	if (head)
 		return refuse(pfn, order, FREE_REFUSED_NOT_BLOCK_START,
 			      "inside the block at pfn %#lx order %u",
-			      __page_to_pfn(head), pg_order(head->state));
+			      __page_to_pfn(head), pg_order(pg_state(head)));
 	return refuse(pfn, order, FREE_REFUSED_CORRUPT,
 		      "struct page byte %#x", s);
+}
+
+/*
+ * Under the zone lock: give the free block @page of @order back to the
+ * buddy lists, merging it with its buddy while the buddy is a FREE head
+ * of the same order (never a cached PCP one), up to MAX_PAGE_ORDER.
+ */
+void __free_one_page(struct page *page, unsigned int order)
+{
+	struct page_allocator *pa = &page_allocator;
+	unsigned long idx = page_index(page);
+	phys_addr_t phys = PFN_PHYS(__page_to_pfn(page));
+
+	/* Merge while there is an order above to merge into. */
+	while (order + 1 < NR_PAGE_ORDERS) {
+		unsigned long buddy = idx ^ (1UL << order);
+
+		/* Another CPU may be writing it, if it is cached there. */
+		if (pg_state(&pa->map[buddy]) != (PG_FREE | order))
+			break;
+		__free_area_del(order, phys_to_virt(phys ^ (PAGE_SIZE << order)));
+		/* The upper half stops being a head; the lower one is set below. */
+		set_pg_state(&pa->map[MAX(idx, buddy)], PG_TAIL);
+		idx &= buddy;
+		phys &= ~(phys_addr_t)(PAGE_SIZE << order);
+		order++;
+	}
+	set_pg_state(&pa->map[idx], PG_FREE | order);
+	__free_area_add(order, &pa->map[idx], phys_to_virt(phys));
+}
+
+/* A good free of an order above the cached ones, or with the list busy. */
+static __attribute__((noinline)) int free_block_zone(struct page *page,
+						     unsigned int order)
+{
+	zone_lock();
+	__free_one_page(page, order);
+	zone_unlock();
+	return 0;
 }
 
 /*
@@ -273,34 +370,36 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
  * check_free()'s condition for a good free: only the first page of an
  * allocated block carries PG_ALLOC | order, and blocks are aligned, so a
  * misaligned free never passes it. Anything else goes to check_free() for
- * the reason, which changes nothing.
+ * the reason, which changes nothing. The byte is stable while we look: the
+ * block is the caller's (two CPUs freeing one block at the same moment is
+ * a race in the caller that no allocator can order; one after the other
+ * is a double free, refused).
  */
 static inline __attribute__((always_inline)) int
 free_block(struct page *page, unsigned int order)
 {
-	struct page_allocator *pa = &page_allocator;
-	unsigned long idx = page_index(page);
-	phys_addr_t phys;
+	struct per_cpu_pages *pcp;
+	struct pcp_block *block;
+	int count;
 
 	if (unlikely(order > MAX_PAGE_ORDER ||
-		     page->state != (PG_ALLOC | order)))
+		     pg_state(page) != (PG_ALLOC | order)))
 		return check_free(__page_to_pfn(page), page, order);
-	phys = PFN_PHYS(__page_to_pfn(page));
-	/* Merge while there is an order above to merge into. */
-	while (order + 1 < NR_PAGE_ORDERS) {
-		unsigned long buddy = idx ^ (1UL << order);
-
-		if (pa->map[buddy].state != (PG_FREE | order))
-			break;
-		__free_area_del(order, phys_to_virt(phys ^ (PAGE_SIZE << order)));
-		/* The upper half stops being a head; the lower one is set below. */
-		pa->map[MAX(idx, buddy)].state = PG_TAIL;
-		idx &= buddy;
-		phys &= ~(phys_addr_t)(PAGE_SIZE << order);
-		order++;
-	}
-	pa->map[idx].state = PG_FREE | order;
-	__free_area_add(order, &pa->map[idx], phys_to_virt(phys));
+	if (unlikely(order >= NR_PCP_ORDERS))
+		return free_block_zone(page, order);
+	pcp = this_cpu_ptr(&pcp_pages);
+	if (unlikely(!spin_trylock(&pcp->lock)))
+		return free_block_zone(page, order);
+	block = __page_address(page);
+	block->next = pcp->lists[order];
+	block->page = page;
+	pcp->lists[order] = block;
+	set_pg_state(page, PG_PCP | order);
+	count = pcp->count + (1 << order);
+	WRITE_ONCE(pcp->count, count);
+	if (unlikely(count > pcp->high))
+		pcp_free_high(pcp, order);
+	spin_unlock(&pcp->lock);
 	return 0;
 }
 
@@ -368,19 +467,26 @@ int get_order(unsigned long size)
 	return (int)(sizeof(long) * 8) - __builtin_clzl(pages);
 }
 
-/* Summed when asked, so that alloc and free keep one count, not two. */
+/*
+ * Summed when asked, so that alloc and free keep one count, not two: the
+ * buddy lists' blocks and every CPU's cached pages, read without locks (a
+ * snapshot while other CPUs work, exact when they are still).
+ */
 unsigned long nr_free_pages(void)
 {
-	unsigned long pages = 0;
+	unsigned long pages = pcp_count_pages();
 
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		pages += page_allocator.free_area[o].nr_free << o;
+		pages += READ_ONCE(page_allocator.free_area[o].nr_free) << o;
 	return pages;
 }
 
 unsigned long nr_free_blocks(unsigned int order)
 {
-	return order > MAX_PAGE_ORDER ? 0 : page_allocator.free_area[order].nr_free;
+	if (order > MAX_PAGE_ORDER)
+		return 0;
+	return READ_ONCE(page_allocator.free_area[order].nr_free) +
+	       (order < NR_PCP_ORDERS ? pcp_count_blocks(order) : 0);
 }
 
 unsigned long nr_managed_pages(void)
@@ -388,23 +494,32 @@ unsigned long nr_managed_pages(void)
 	return page_allocator.nr_managed;
 }
 
+unsigned long zone_lock_acquisitions(void)
+{
+	return READ_ONCE(page_allocator.lock_count);
+}
+
 size_t page_metadata_bytes(void)
 {
 	return page_allocator.metadata_bytes;
 }
 
+/* The buddy lists, as /proc/buddyinfo; then each CPU's cached blocks. */
 void show_buddyinfo(void)
 {
 	printk("Node 0, zone   Normal");
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		printk(" %6lu", page_allocator.free_area[o].nr_free);
+		printk(" %6lu", READ_ONCE(page_allocator.free_area[o].nr_free));
 	printk("\n");
+	show_pcp_lists();
 }
 
 #ifdef CONFIG_HOST
 void page_alloc_reset_for_test(void)
 {
 	memset(&page_allocator, 0, sizeof(page_allocator));
+	spin_lock_init(&page_allocator.lock);
 	__page_allocator_init_lists();
+	pcp_reset_for_test();
 }
 #endif

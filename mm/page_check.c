@@ -5,11 +5,15 @@
  * It trusts nothing it reads: a free-list node is only followed after its
  * address has been found to be the first page of a free block of the
  * list's order, so a corrupt list ends the walk instead of crashing it.
+ * It holds every online CPU's list lock and the zone lock while it walks,
+ * so it may run while other CPUs allocate: they wait, or use the buddy
+ * lists, which wait for the zone lock.
  */
 #include <stdarg.h>
 #include <arch/memory.h>
 #include <lib/printk.h>
 #include <mm/page_check.h>
+#include "page_pcp.h"
 #include "page_state.h"
 
 #define CHECK_REPORT_LIMIT	16
@@ -18,8 +22,9 @@ struct census {
 	unsigned int problems;
 	unsigned long run;		/* deferred run at or after the walk */
 	unsigned long deferred_found;	/* free top-order heads in runs */
-	unsigned long free_blocks[NR_PAGE_ORDERS];
-	unsigned long free_pages;
+	unsigned long free_blocks[NR_PAGE_ORDERS];	/* on the buddy lists */
+	unsigned long cached_blocks[NR_PAGE_ORDERS];	/* PCP heads in the map */
+	unsigned long free_pages;			/* both */
 	unsigned long alloc_pages;
 };
 
@@ -126,6 +131,15 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 		c->alloc_pages += n;
 		return n;
 	}
+	if (pg_is_head(s, PG_PCP)) {
+		/* Its node is checked from its CPU's list; it never merges. */
+		if (order >= NR_PCP_ORDERS)
+			problem(c, "block at pfn %#lx order %u is marked cached, "
+				"above the cached orders", pfn, order);
+		c->cached_blocks[order]++;
+		c->free_pages += n;
+		return n;
+	}
 	c->free_blocks[order]++;
 	c->free_pages += n;
 	if (order == MAX_PAGE_ORDER && is_deferred(c, pfn))
@@ -182,7 +196,7 @@ static void check_map(struct census *c)
 		while (i < len) {
 			uint8_t s = sec[i].state;
 
-			if (pg_is_head(s, PG_FREE) || pg_is_head(s, PG_ALLOC)) {
+			if (pg_is_free_head(s) || pg_is_head(s, PG_ALLOC)) {
 				i += check_block(c, sec, i, len, base_pfn);
 				continue;
 			}
@@ -208,7 +222,7 @@ static void check_list(struct census *c, unsigned int order)
 		struct page *page = virt_to_page(node);
 
 		if (!page || page_address(page) != node ||
-		    page->state != (PG_FREE | order) ||
+		    pg_state(page) != (PG_FREE | order) ||
 		    !node_is_sound(node, page)) {
 			problem(c, "free list of order %u: entry %lu at %p is "
 				"not a free block of that order", order, n,
@@ -233,21 +247,85 @@ static void check_list(struct census *c, unsigned int order)
 			area->nr_free, c->free_blocks[order]);
 }
 
+/*
+ * Each online CPU's lists: every entry a cached head of the list's order
+ * whose node names it, the lengths adding up to the CPU's count, and all
+ * lists together holding exactly the cached heads the map has.
+ */
+static void check_pcp_lists(struct census *c, const unsigned long *locked)
+{
+	unsigned long listed[NR_PCP_ORDERS] = { 0 };
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct per_cpu_pages *pcp;
+		unsigned long pages = 0;
+
+		if (!(locked[cpu / 64] & (1UL << (cpu % 64))))
+			continue;
+		pcp = per_cpu_ptr(&pcp_pages, cpu);
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+			unsigned long n = 0;
+
+			for (const struct pcp_block *b = pcp->lists[o]; b;
+			     b = b->next) {
+				const struct page *page = virt_to_page(b);
+
+				if (!page || page_address(page) != b ||
+				    b->page != page ||
+				    pg_state(page) != (PG_PCP | o)) {
+					problem(c, "CPU %u list of order %u: entry "
+						"%lu at %p is not a cached block "
+						"of that order", cpu, o, n,
+						(const void *)b);
+					break;
+				}
+				if (++n > nr_map_pages()) {
+					problem(c, "CPU %u list of order %u loops",
+						cpu, o);
+					break;
+				}
+			}
+			listed[o] += n;
+			pages += n << o;
+		}
+		if (pages != (unsigned long)pcp->count)
+			problem(c, "CPU %u lists hold %lu pages, its count says "
+				"%d", cpu, pages, pcp->count);
+		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0))
+			problem(c, "CPU %u: batch %d, high %d", cpu, pcp->batch,
+				pcp->high);
+	}
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+		unsigned long n = o < NR_PCP_ORDERS ? listed[o] : 0;
+
+		if (n != c->cached_blocks[o])
+			problem(c, "order %u: %lu blocks in per-CPU lists, the "
+				"page map has %lu cached heads", o, n,
+				c->cached_blocks[o]);
+	}
+}
+
 int page_alloc_check(void)
 {
 	const struct page_allocator *pa = &page_allocator;
+	unsigned long locked[PCP_CPU_WORDS];
 	struct census c = { 0 };
 
+	pcp_lock_all(locked);
+	zone_lock();
 	check_map(&c);
 	check_runs(&c);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		check_list(&c, o);
+	check_pcp_lists(&c, locked);
 	if (c.free_pages != nr_free_pages())
 		problem(&c, "%lu pages in free blocks, nr_free_pages() says %lu",
 			c.free_pages, nr_free_pages());
 	if (c.free_pages + c.alloc_pages != pa->nr_managed)
 		problem(&c, "%lu free + %lu allocated pages, but %lu managed",
 			c.free_pages, c.alloc_pages, pa->nr_managed);
+	zone_unlock();
+	pcp_unlock_all(locked);
 	if (c.problems > CHECK_REPORT_LIMIT)
 		pr_err("page_alloc_check: %u problems in all\n", c.problems);
 	return (int)c.problems;

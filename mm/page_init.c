@@ -175,5 +175,6 @@ unsigned long memblock_free_all(void)
 		pages << (PAGE_SHIFT - 10), blocks, pa->nr_deferred,
 		pa->metadata_bytes, pa->nr_sections,
 		(unsigned long)PFN_UP(pa->metadata_alloc));
+	setup_per_cpu_pageset();
 	return pages;
 }

@@ -10,7 +10,18 @@
  * memory) are RESERVED. So a split writes one byte (the upper half's head),
  * a merge writes one byte (the upper buddy becomes TAIL), and a free checks
  * one byte to tell a good free from a double free, a wrong order, a
- * reserved page or a page inside a block.
+ * reserved page or a page inside a block. A free block held in a per-CPU
+ * list (page_pcp.h) is PCP | order: free, so a second free of it is a
+ * double free, but not FREE, so no merge ever takes it.
+ *
+ * Concurrency: a state byte may be written by a CPU holding only its own
+ * per-CPU list lock (a cached block taken or given back) while another CPU
+ * holding the zone lock reads it (the buddy of a block it frees), so every
+ * access that can meet another CPU's goes through pg_state()/
+ * set_pg_state(): single-byte relaxed atomics, plain loads and stores on
+ * every target. What each value means is kept by the locks: FREE heads
+ * and TAIL bytes under the zone lock, PCP heads under their CPU's list
+ * lock, ALLOC heads by whoever holds the block.
  *
  * Per-page bytes exist for every present section (one that any memory
  * region touches), but only for the part of it between the first and the
@@ -32,13 +43,17 @@
 #include <lib/compiler.h>
 #include <lib/types.h>
 #include <mm/page_alloc.h>
+#include <smp/spinlock.h>
 
 #define PG_TAIL		0x00	/* inside a block, not its first page */
 #define PG_FREE		0x40	/* | order: first page of a free block */
+#define PG_PCP		0x50	/* | order: free block in a per-CPU list */
 #define PG_ALLOC	0x80	/* | order: first page of an allocated block */
 #define PG_RESERVED	0xc0	/* never the allocator's */
 #define PG_KIND_MASK	0xc0
 #define PG_ORDER_MASK	0x0f
+/* The bits above the order: PG_FREE and PG_PCP differ only here. */
+#define PG_HEAD_MASK	0xf0
 
 _Static_assert(sizeof(struct page) == 1,
 	       "struct page must stay one byte: map indexes are byte offsets.");
@@ -55,6 +70,22 @@ static inline bool pg_is_head(uint8_t s, uint8_t kind)
 static inline unsigned int pg_order(uint8_t s)
 {
 	return s & PG_ORDER_MASK;
+}
+
+/* Free in either sense: on a buddy list (or deferred), or in a CPU's list. */
+static inline bool pg_is_free_head(uint8_t s)
+{
+	return pg_is_head(s, PG_FREE) || pg_is_head(s, PG_PCP);
+}
+
+static inline uint8_t pg_state(const struct page *page)
+{
+	return __atomic_load_n(&page->state, __ATOMIC_RELAXED);
+}
+
+static inline void set_pg_state(struct page *page, uint8_t v)
+{
+	__atomic_store_n(&page->state, v, __ATOMIC_RELAXED);
 }
 
 /*
@@ -101,11 +132,13 @@ struct mem_section {
 };
 
 /*
- * The whole allocator, in one place: one lock point once there are several
- * CPUs, and nothing else holds allocator state.
+ * The whole allocator but the per-CPU lists (page_pcp.h), in one place.
+ * The first fields are written once, by the hand-off, and then only read:
+ * every CPU's fast path reads them. The zone lock and what it protects
+ * follow on a cache line of their own, so that the lock moving between
+ * CPUs does not take the read-mostly line with it.
  */
 struct page_allocator {
-	struct free_area free_area[NR_PAGE_ORDERS];
 	unsigned long nr_managed;	/* pages in free or allocated blocks */
 
 	struct page *map;		/* nr_map struct pages */
@@ -120,6 +153,16 @@ struct page_allocator {
 	size_t metadata_bytes;		/* map and tables, exactly */
 	size_t metadata_alloc;		/* the map's memblock allocation */
 	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */
+
+	/*
+	 * The zone lock. Under it: free_area[] (lists and nr_free, which
+	 * nr_free_pages() reads without it: WRITE_ONCE), the deferred runs
+	 * (deferred[], nr_runs, nr_deferred), the FREE and TAIL bytes of
+	 * free blocks, and @lock_count.
+	 */
+	spinlock_t lock __aligned(64);
+	unsigned long lock_count;	/* acquisitions, for the benchmark */
+	struct free_area free_area[NR_PAGE_ORDERS];
 };
 
 extern struct page_allocator page_allocator;
@@ -156,6 +199,26 @@ static inline void *__page_address(const struct page *page)
 void free_area_add(unsigned int order, struct page *page);
 void free_area_del(unsigned int order, struct page *page);
 void __page_allocator_init_lists(void);
+
+static inline void zone_lock(void)
+{
+	spin_lock(&page_allocator.lock);
+	page_allocator.lock_count++;
+}
+
+static inline void zone_unlock(void)
+{
+	spin_unlock(&page_allocator.lock);
+}
+
+/*
+ * Under the zone lock: take a free block of @order from the buddy lists
+ * (splitting, or carving a deferred run), NULL when there is none; its
+ * state byte is left for the caller to set. Give back the free block
+ * @page of @order (its state byte whatever it was), merging it.
+ */
+struct page *__rmqueue(unsigned int order);
+void __free_one_page(struct page *page, unsigned int order);
 
 /* The first whole page at or above @addr, without overflowing at the top. */
 static inline unsigned long pfn_up(phys_addr_t addr)

@@ -71,7 +71,7 @@ static void slab_bases_init(void)
 	order = get_order(ALIGN_UP(slab_nr_bases, 64) / 8);
 	if (order > MAX_PAGE_ORDER)
 		return;
-	page = slab_alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)order);
+	page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)order);
 	if (!page)
 		return;
 	slab_phys_lo = lo;
@@ -88,29 +88,6 @@ static void slab_bases_mark(const struct slab *s, bool live)
 		__atomic_fetch_or(&slab_bases[i / 64], 1UL << (i % 64), __ATOMIC_RELEASE);
 	else
 		__atomic_fetch_and(&slab_bases[i / 64], ~(1UL << (i % 64)), __ATOMIC_RELEASE);
-}
-
-/*
- * The page allocator is called through one lock of our own: it is not
- * safe on several CPUs at once until it has its zone lock.
- */
-static DEFINE_SPINLOCK(slab_pages_lock);
-
-struct page *slab_alloc_pages(gfp_t gfp, unsigned int order)
-{
-	struct page *page;
-
-	spin_lock(&slab_pages_lock);
-	page = alloc_pages(gfp, order);
-	spin_unlock(&slab_pages_lock);
-	return page;
-}
-
-void slab_free_pages(struct page *page, unsigned int order)
-{
-	spin_lock(&slab_pages_lock);
-	__free_pages(page, order);
-	spin_unlock(&slab_pages_lock);
 }
 
 /* ---- the state word ------------------------------------------------ */
@@ -183,7 +160,7 @@ refuse(const char *fn, const void *p, const struct kmem_cache *cache,
 
 static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 {
-	struct page *page = slab_alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN,
+	struct page *page = alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN,
 					     SLAB_ORDER);
 	unsigned long *rmap;
 	struct slab *s;
@@ -228,7 +205,7 @@ static void slab_free_slab(struct kmem_cache *cache, struct slab *s)
 	s->check = 0;
 	slab_bases_mark(s, false);
 	spin_unlock(&cache->lock);
-	slab_free_pages(virt_to_page(s), SLAB_ORDER);
+	__free_pages(virt_to_page(s), SLAB_ORDER);
 }
 
 /*

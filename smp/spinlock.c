@@ -1,7 +1,8 @@
 /*
  * spinlock.c - the debug checks of spinlock_t (CONFIG_DEBUG_SPINLOCK).
  *
- * The lock remembers its holder in ->holder: written by the holder only
+ * The lock remembers its holder in ->holder (CPU + 1; 0, as in a zeroed
+ * lock, is nobody): written by the holder only
  * (after taking the lock, and before releasing it), read by anyone. The
  * reads of another CPU's write are racy by design, so every access is a
  * relaxed atomic: a CPU asking "do I hold it?" gets an exact answer
@@ -23,20 +24,20 @@ void spin_debug_before_lock(spinlock_t *lock)
 {
 	int me = (int)smp_processor_id();
 
-	if (READ_ONCE(lock->holder) == me)
+	if (READ_ONCE(lock->holder) == me + 1)
 		panic("spinlock %p: cpu %d takes it again, and cpu %d "
 		      "holds it: recursive locking", (void *)lock, me, me);
 }
 
 void spin_debug_after_lock(spinlock_t *lock)
 {
-	WRITE_ONCE(lock->holder, (int)smp_processor_id());
+	WRITE_ONCE(lock->holder, (int)smp_processor_id() + 1);
 }
 
 void spin_debug_unlock(spinlock_t *lock)
 {
 	int me = (int)smp_processor_id();
-	int holder = READ_ONCE(lock->holder);
+	int holder = READ_ONCE(lock->holder) - 1;
 
 	if (holder == -1)
 		panic("spinlock %p: cpu %d releases it, but no cpu holds it",
@@ -44,7 +45,7 @@ void spin_debug_unlock(spinlock_t *lock)
 	if (holder != me)
 		panic("spinlock %p: cpu %d releases it, but cpu %d holds it",
 		      (void *)lock, me, holder);
-	WRITE_ONCE(lock->holder, -1);
+	WRITE_ONCE(lock->holder, 0);
 }
 
 #endif /* CONFIG_DEBUG_SPINLOCK */

@@ -23,9 +23,8 @@ ARCH_SRCS	:= $(sort $(wildcard arch/aarch64/*.S arch/aarch64/*.c)) \
 # The raw Image with a Linux boot header (entry.S), for booti and -kernel.
 ARCH_IMAGES	:= $(BUILD_DIR)/Image
 
-# Debian packages to build and boot this target.
-ARCH_PACKAGES	:= gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu \
-		   qemu-system-arm qemu-efi-aarch64
+# Debian packages to build and boot this target: packages.mk.
+ARCH_PACKAGES	= $(PACKAGES_aarch64)
 
 # The CPU model: cortex-a57, a real core, for 4K and 64K pages; it has no
 # 16K translation granule (ID_AA64MMFR0_EL1.TGran16 = 0), so 16K pages run
@@ -62,5 +61,12 @@ $(BUILD_DIR)/Image: $(KERNEL_ELF)
 
 # TCG boots in a second or two; the budget covers whole-memory tests on a
 # loaded machine.
+# The default guest memory in MiB, per page size (make run, the matrix):
+# room for four blocks of the default MAX_PAGE_ORDER (<asm/geometry.h>)
+# and at least 128 MiB: 64K pages have 512 MiB top blocks. tests/host/mm/build-checks.sh checks the figures
+# against the header.
+QEMU_DEFAULT_MEM_MIB_4K := 128
+QEMU_DEFAULT_MEM_MIB_16K := 128
+QEMU_DEFAULT_MEM_MIB_64K := 2048
 QEMU_TIMEOUT	:= 120
 GDB_ARCH	:= aarch64

@@ -22,9 +22,8 @@ ARCH_CFLAGS	+= $(if $(LOTTERY),-DCONFIG_RISCV_START_AT_IMAGE_ENTRY=1)
 # The raw Image with a Linux boot header (entry.S), for booti and -kernel.
 ARCH_IMAGES	:= $(BUILD_DIR)/Image
 
-# Debian packages to build and boot this target.
-ARCH_PACKAGES	:= gcc-riscv64-linux-gnu binutils-riscv64-linux-gnu \
-		   qemu-system-misc opensbi
+# Debian packages to build and boot this target: packages.mk.
+ARCH_PACKAGES	= $(PACKAGES_riscv64)
 
 # `-bios default` is QEMU's bundled OpenSBI (fw_dynamic); it starts the
 # kernel in S-mode at its ELF entry with a0 = boot hart, a1 = DTB. The
@@ -42,6 +41,7 @@ UBOOT_MIN_MEM_MIB := 256
 QEMU_UBOOT_ARGS	:= -kernel /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 
 
+#= BOOT_HART=n    riscv64: boot on hart n every time (n < SMP)
 # BOOT_HART=n: boot on hart n every time (n < SMP). OpenSBI's fw_dynamic
 # boots the hart its boot information prefers, which QEMU always says is
 # hart 0; arch/riscv64/qemu/boot_hart.S is a reset stub that says n, and
@@ -74,5 +74,10 @@ $(BUILD_DIR)/Image: $(KERNEL_ELF)
 
 # TCG boots in well under a second; the budget covers whole-memory tests on
 # a loaded machine.
+# The default guest memory in MiB, per page size (make run, the matrix):
+# room for four blocks of the default MAX_PAGE_ORDER (<asm/geometry.h>)
+# and at least 128 MiB. tests/host/mm/build-checks.sh checks the figures
+# against the header.
+QEMU_DEFAULT_MEM_MIB_4K := 128
 QEMU_TIMEOUT	:= 120
 GDB_ARCH	:= riscv:rv64

@@ -26,8 +26,8 @@ ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S efi_entry.S vectors.S start.c desc.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
 ARCH_IMAGES	:= $(GRUB_ISO)
 
-ARCH_PACKAGES	:= qemu-system-x86 grub-pc-bin grub-common xorriso mtools ovmf \
-		   $(if $(CROSS_COMPILE),gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu,gcc binutils)
+# Debian packages to build and boot this target: packages.mk.
+ARCH_PACKAGES	= $(PACKAGES_x86_64)
 
 # q35: the current PC chipset (PCIe, ICH9 LPC); -M pc works the same.
 # No NIC: nothing to do with one, and its iPXE ROM only slows the boot.
@@ -38,6 +38,11 @@ QEMU_MACHINE_ARGS := -M q35 -nic none \
 QEMU_KERNEL_ARGS := -kernel $(KERNEL_ELF)
 # Instead of QEMU_KERNEL_ARGS: SeaBIOS boots GRUB from the ISO, GRUB the ELF.
 QEMU_GRUB_ARGS	:= -cdrom $(GRUB_ISO) -boot d
+# The default guest memory in MiB, per page size (make run, the matrix):
+# room for four blocks of the default MAX_PAGE_ORDER (<asm/geometry.h>)
+# and at least 128 MiB. tests/host/mm/build-checks.sh checks the figures
+# against the header.
+QEMU_DEFAULT_MEM_MIB_4K := 128
 QEMU_TIMEOUT	:= 120
 GDB_ARCH	:= i386:x86-64
 

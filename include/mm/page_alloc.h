@@ -20,6 +20,12 @@ struct page {
 };
 
 /*
+ * Orders up to PAGE_ALLOC_COSTLY_ORDER are served from per-CPU lists
+ * first (Linux's value and meaning: above it, a block is costly to find).
+ */
+#define PAGE_ALLOC_COSTLY_ORDER	3
+
+/*
  * alloc_pages - allocate a block of 2^@order pages.
  * Return: its first page, or NULL when @order > MAX_PAGE_ORDER or no block
  * of that order can be made; in both cases nothing changes.
@@ -99,7 +105,42 @@ unsigned long nr_managed_pages(void);
  */
 size_t page_metadata_bytes(void);
 
-/* show_buddyinfo - print free blocks per order in /proc/buddyinfo style. */
+/*
+ * show_buddyinfo - print the buddy lists' free blocks per order in
+ * /proc/buddyinfo style, then one line per CPU with its cached blocks
+ * (show_pcp_lists(), in the style of Linux's show_free_areas()).
+ */
 void show_buddyinfo(void);
+void show_pcp_lists(void);
+
+/*
+ * Per-CPU pagesets (mm/page_pcp.c). Every function here may be called
+ * from any CPU at any time, with no allocator lock held.
+ *
+ * drain_all_pages - give every online CPU's cached blocks back to the
+ * buddy lists. alloc_pages() calls it before it fails.
+ * drain_local_pages - the same for this CPU's.
+ * setup_per_cpu_pageset - derive batch and high from the memory size and
+ * num_online_cpus() (the hand-off does so for the CPUs online then), print
+ * them, and apply them to every online CPU; call it once the CPUs are up.
+ * zone_pcp_disable - cache nothing (high 0, batch 1) and drain every CPU:
+ * alloc_pages() and __free_pages() then act on the buddy lists directly.
+ * zone_pcp_enable - back to the derived values.
+ * percpu_pagelist_high_fraction - as Linux's sysctl: when non-zero, each
+ * CPU may cache (managed pages / fraction / CPUs) pages; 0 is the default
+ * (see mm/page_pcp.c). Takes effect at the next setup_per_cpu_pageset().
+ */
+void drain_all_pages(void);
+void drain_local_pages(void);
+void setup_per_cpu_pageset(void);
+void zone_pcp_disable(void);
+void zone_pcp_enable(void);
+extern int percpu_pagelist_high_fraction;
+/* The current tunables, as setup_per_cpu_pageset() printed them. */
+int pcp_batch(void);
+int pcp_high(void);
+
+/* zone_lock_acquisitions - times the zone lock was taken (benchmarks). */
+unsigned long zone_lock_acquisitions(void);
 
 #endif /* MM_PAGE_ALLOC_H */

@@ -35,13 +35,14 @@ typedef struct spinlock {
 	atomic_t serving;	/* the ticket that holds the lock; written
 				 * only by the holder, in spin_unlock() */
 #if CONFIG_DEBUG_SPINLOCK
-	int holder;		/* CPU holding it, -1 when free; written by
-				 * the holder only */
+	int holder;		/* CPU holding it + 1, 0 when free (so that
+				 * a zeroed lock, in BSS or a per-CPU area,
+				 * is a free one); written by the holder only */
 #endif
 } spinlock_t;
 
 #if CONFIG_DEBUG_SPINLOCK
-#define __SPIN_LOCK_UNLOCKED	{ ATOMIC_INIT(0), ATOMIC_INIT(0), -1 }
+#define __SPIN_LOCK_UNLOCKED	{ ATOMIC_INIT(0), ATOMIC_INIT(0), 0 }
 #else
 #define __SPIN_LOCK_UNLOCKED	{ ATOMIC_INIT(0), ATOMIC_INIT(0) }
 #endif
@@ -77,7 +78,12 @@ static inline void spin_lock(spinlock_t *lock)
 
 static inline bool spin_trylock(spinlock_t *lock)
 {
-	int serving = atomic_read(&lock->serving);
+	/*
+	 * Acquire: this load reads the last holder's release in spin_unlock(),
+	 * so its critical section happens before ours. The CAS below is on
+	 * @next, which no unlock releases.
+	 */
+	int serving = atomic_read_acquire(&lock->serving);
 
 	/* Free iff next == serving; take the ticket only then (acquire). */
 	if (!__atomic_compare_exchange_n(&lock->next.counter, &serving,

@@ -49,7 +49,7 @@ FAULTS = {
 # (its marker line, "EXCEPTION: cpu 1 (hwid ...): ...", is quoted in it).
 SECONDARY_FAULT = "secondary-exception"
 SECONDARY_FAULT_ARCHES = ("riscv64", "x86_64")
-SECONDARY_FAULT_EXPECTED = "unexpected exception: 'EXCEPTION: cpu 1 "
+SECONDARY_FAULT_EXPECTED = ("unexpected exception: 'EXCEPTION: cpu 1 ",)
 # Through a loader, the image that fails one case; a loader takes seconds
 # to reach the kernel, and the image ends the run as soon as it has failed.
 LOADER_FAULT = "fail"

@@ -21,7 +21,8 @@ from verdict import HOST_PROGRAM, QEMU_GUEST, Judge, Verdict
 LOG_DIR = os.path.join("build", "test-logs")
 LOCK_DIR = os.path.join("build", "test-locks")
 MAKE = os.environ.get("MAKE", "make")
-MAKE_JOBS = "-j2"
+# A configuration's build: as many make jobs as the machine has CPUs.
+MAKE_JOBS = f"-j{os.cpu_count() or 1}"
 
 # Variables the parent make or the user's shell may hold and that must not
 # leak into a run: a configuration builds exactly what its matrix line

@@ -100,7 +100,8 @@ def main():
     problems, results = [], {}
 
     for t in targets:
-        subprocess.run(["make", "-s", "--no-print-directory", "-j2",
+        subprocess.run(["make", "-s", "--no-print-directory",
+                        f"-j{os.cpu_count() or 1}",
                         f"ARCH={t}", "BENCH=1", "all"], check=True,
                        stdout=subprocess.DEVNULL)
         for m in mems:

@@ -12,7 +12,11 @@
 
 #include <mm/mm.h>
 
-/* The allocator's counters, as /proc/buddyinfo and nr_free_pages() see them. */
+/*
+ * The allocator's counters, as /proc/buddyinfo and nr_free_pages() see
+ * them, once every CPU's cached blocks are back on the buddy lists:
+ * buddy_counts_take() drains them first (drain_all_pages()).
+ */
 struct buddy_counts {
 	unsigned long nr_free;
 	unsigned long blocks[NR_PAGE_ORDERS];

@@ -122,4 +122,39 @@ then
 else
 	result fail make_order_0_accepted
 fi
+# default_mem ARCH PAGE_SIZE PAGE_SHIFT: the default guest memory its
+# arch.mk states is four blocks of <asm/geometry.h>'s default order, and at
+# least 128 MiB (mk/qemu.mk)
+default_mem() {
+	order=$(printf '#include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' |
+		cc -E -P -x c -Iinclude -I"arch/$1/include" \
+			-DCONFIG_PAGE_SHIFT="$3" - 2>"$tmp/log" | tail -n 1)
+	want=$(( (4 << ($3 + order)) >> 20 ))
+	[ "$want" -lt 128 ] && want=128
+	got=$(make -s --no-print-directory ARCH="$1" PAGE_SIZE="$2" print-qemu \
+		2>>"$tmp/log" | sed -n 's/.* -m \([0-9]*\)M .*/\1/p')
+	echo "order $order: want ${want}M, make print-qemu gives ${got}M" >>"$tmp/log"
+	if [ "$got" = "$want" ]; then
+		result ok "default_mem_$1_$2"
+	else
+		result fail "default_mem_$1_$2"
+	fi
+}
+default_mem riscv64 4K 12
+default_mem x86_64 4K 12
+default_mem aarch64 4K 12
+default_mem aarch64 16K 14
+default_mem aarch64 64K 16
+# Every variable a makefile lets the user set (NAME ?= ...) is in make help.
+make -s --no-print-directory help >"$tmp/help" 2>&1
+: >"$tmp/log"
+sed -n 's/^\([A-Z_][A-Z0-9_]*\)[[:space:]]*?=.*/\1/p' Makefile mk/*.mk \
+	arch/*/arch.mk | sort -u | while read -r v; do
+	grep -q "^  $v=" "$tmp/help" || echo "make help does not list $v" >>"$tmp/log"
+done
+if [ -s "$tmp/log" ]; then
+	result fail make_help_lists_every_variable
+else
+	result ok make_help_lists_every_variable
+fi
 ktap_finish

@@ -34,6 +34,9 @@ bool std_machine(unsigned int nr_top);
  * snapshot_same() compares what is free (the page map and the counts), so
  * that a block taken from a deferred run and freed onto its list again
  * counts as the same state; snapshot_runs_same() compares the runs too.
+ * Blocks cached in per-CPU lists are free too: both drain every CPU's
+ * lists (snapshot_same() after comparing the free page count, which
+ * counts cached pages), so they compare the state those blocks merge into.
  */
 struct snapshot {
 	unsigned char *map;

@@ -18,6 +18,8 @@ static bool split_and_merge_every_order(void)
 
 	if (!std_machine(4))
 		return false;
+	/* The buddy lists' splitting, not a per-CPU refill's batch. */
+	zone_pcp_disable();
 	snapshot_take(&base);
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		struct page *p = alloc_pages(0, o);

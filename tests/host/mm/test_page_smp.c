@@ -1,0 +1,534 @@
+/*
+ * test_page_smp.c - the allocator on many CPUs at once: threads are CPUs
+ * (arch/host/smp.c), each with its own per-CPU lists.
+ *
+ *   stress_N            N threads (2, 4, 8, 16) allocate and free every
+ *                       order at random, hand blocks to each other to
+ *                       free, write and check a pattern in each block,
+ *                       and claim every page in an atomic bitmap, so that
+ *                       a page handed to two owners fails at once.
+ *   exhaust_one_*       one thread takes every block of each order while
+ *                       other threads hold cached pages: it gets exactly
+ *                       the count the free counts promised.
+ *   exhaust_together    all threads take every block of each order at
+ *                       once: together, exactly the promised count.
+ *   double_free_cached  a second free of a block cached on this CPU, or on
+ *                       another CPU, is refused as a double free and
+ *                       changes nothing.
+ *   checker_sees_pcp    page_alloc_check() notices broken per-CPU lists.
+ *
+ * At the end of each case every block is back, the threads are gone (their
+ * caches drained by the CPU-dead hook), the free count is what was handed
+ * off and page_alloc_check() finds nothing. BB_SEED=n changes the seeds,
+ * BB_STEPS=n the steps per thread.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <smp/smp.h>
+#include "../../../mm/page_pcp.h"
+#include "smp_util.h"
+
+/* 64 MiB of 4 KiB pages, and at least two top-order blocks. */
+#define NR_TOP		MAX(16384UL >> MAX_PAGE_ORDER, 2UL)
+#define HELD_MAX	64
+#define MAILBOX		32
+
+static uint64_t base_seed = 1;
+static unsigned long steps_per_thread = 4000;
+
+struct blk {
+	struct page *page;
+	unsigned int order;
+	uint64_t token;
+};
+
+struct worker {
+	pthread_t thread;
+	unsigned int id;
+	uint64_t rng;
+	struct blk held[HELD_MAX];
+	unsigned int nr_held;
+	pthread_mutex_t mail_lock;
+	struct blk mail[MAILBOX];	/* under mail_lock */
+	unsigned int nr_mail;		/* under mail_lock */
+	struct stress *s;
+};
+
+struct stress {
+	struct owners own;
+	struct worker *w;
+	unsigned int n;
+	pthread_barrier_t barrier;
+};
+
+static unsigned long managed;
+
+/* The standard machine, its pages in the ownership bitmap. */
+static bool smp_machine(struct owners *own)
+{
+	if (!std_machine(NR_TOP))
+		return false;
+	managed = nr_free_pages();
+	owners_init(own, PHYS_PFN(STD_BASE), NR_TOP * TOP_PAGES);
+	smp_fail_reset();
+	return true;
+}
+
+/* Everything back: counts, merged state, invariants. */
+static bool all_back(struct owners *own)
+{
+	EXPECT(!smp_failed(), "a thread failed");
+	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
+	       nr_free_pages(), managed);
+	EXPECT_SOUND();
+	drain_all_pages();
+	EXPECT(nr_free_blocks(MAX_PAGE_ORDER) == NR_TOP,
+	       "%lu top-order blocks after draining, %lu expected",
+	       nr_free_blocks(MAX_PAGE_ORDER), NR_TOP);
+	for (unsigned long i = 0; i < (own->nr + 63) / 64; i++)
+		EXPECT(!own->bits[i], "pages still owned at word %lu", i);
+	owners_free(own);
+	return true;
+}
+
+static bool take(struct owners *own, struct blk *b)
+{
+	return owners_claim(own, b->page, b->order) &&
+	       (pattern_write(b->page, b->order, b->token), true);
+}
+
+static bool give_back(struct owners *own, struct blk *b)
+{
+	int err;
+
+	if (!pattern_check(b->page, b->order, b->token) ||
+	    !owners_release(own, b->page, b->order))
+		return false;
+	err = free_pages_checked(b->page, b->order);
+	if (err) {
+		smp_fail("free of pfn %#lx order %u refused: %d",
+			 page_to_pfn(b->page), b->order, err);
+		return false;
+	}
+	return true;
+}
+
+static unsigned int random_order(uint64_t *rng)
+{
+	/* Mostly the cached orders, where the per-CPU lists are. */
+	if (xorshift(rng) % 4)
+		return (unsigned int)(xorshift(rng) % NR_PCP_ORDERS);
+	return (unsigned int)(xorshift(rng) % NR_PAGE_ORDERS);
+}
+
+static bool empty_mailbox(struct worker *w)
+{
+	struct blk got[MAILBOX];
+	unsigned int n;
+
+	pthread_mutex_lock(&w->mail_lock);
+	n = w->nr_mail;
+	memcpy(got, w->mail, n * sizeof(got[0]));
+	w->nr_mail = 0;
+	pthread_mutex_unlock(&w->mail_lock);
+	for (unsigned int i = 0; i < n; i++)
+		if (!give_back(&w->s->own, &got[i]))
+			return false;
+	return true;
+}
+
+static bool stress_step(struct worker *w)
+{
+	struct stress *s = w->s;
+	unsigned int r = (unsigned int)(xorshift(&w->rng) % 100), i;
+	struct worker *to;
+	struct blk b;
+
+	if (r < 45) {
+		b.order = random_order(&w->rng);
+		b.page = alloc_pages(__GFP_NOWARN, b.order);
+		b.token = xorshift(&w->rng);
+		if (!b.page)
+			return !w->nr_held || give_back(&s->own, &w->held[--w->nr_held]);
+		if (!take(&s->own, &b))
+			return false;
+		if (w->nr_held == HELD_MAX &&
+		    !give_back(&s->own, &w->held[--w->nr_held]))
+			return false;
+		w->held[w->nr_held++] = b;
+		return true;
+	}
+	if (!w->nr_held)
+		return empty_mailbox(w);
+	i = (unsigned int)(xorshift(&w->rng) % w->nr_held);
+	if (r < 75) {
+		b = w->held[i];
+		w->held[i] = w->held[--w->nr_held];
+		return give_back(&s->own, &b);
+	}
+	if (r < 90 && s->n > 1) {
+		/* Hand it to another thread, which frees it on its CPU. */
+		to = &s->w[(w->id + 1 + xorshift(&w->rng) % (s->n - 1)) % s->n];
+		pthread_mutex_lock(&to->mail_lock);
+		if (to->nr_mail < MAILBOX) {
+			to->mail[to->nr_mail++] = w->held[i];
+			w->held[i] = w->held[--w->nr_held];
+		}
+		pthread_mutex_unlock(&to->mail_lock);
+		return true;
+	}
+	return empty_mailbox(w);
+}
+
+static void *stress_thread(void *arg)
+{
+	struct worker *w = arg;
+	unsigned long step;
+
+	for (step = 0; step < steps_per_thread && !smp_failed_quiet(); step++)
+		if (!stress_step(w))
+			break;
+	/* No more hand-offs after this: then free what each holds. */
+	pthread_barrier_wait(&w->s->barrier);
+	empty_mailbox(w);
+	while (w->nr_held)
+		if (!give_back(&w->s->own, &w->held[--w->nr_held]))
+			break;
+	return NULL;
+}
+
+static bool stress(unsigned int n)
+{
+	struct stress s = { .n = n };
+
+	if (!smp_machine(&s.own))
+		return false;
+	s.w = calloc(n, sizeof(*s.w));
+	pthread_barrier_init(&s.barrier, NULL, n);
+	for (unsigned int i = 0; i < n; i++) {
+		s.w[i] = (struct worker){ .id = i, .s = &s,
+					  .rng = base_seed * 7919 + i + 1 };
+		pthread_mutex_init(&s.w[i].mail_lock, NULL);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		EXPECT(!pthread_create(&s.w[i].thread, NULL, stress_thread,
+				       &s.w[i]), "thread %u", i);
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(s.w[i].thread, NULL);
+	pthread_barrier_destroy(&s.barrier);
+	free(s.w);
+	return all_back(&s.own);
+}
+
+static bool stress_2(void) { return stress(2); }
+static bool stress_4(void) { return stress(4); }
+static bool stress_8(void) { return stress(8); }
+static bool stress_16(void) { return stress(16); }
+
+/*
+ * Blocks of @order the buddy lists can make once every cached block is
+ * back and merged: what an exhaustion must yield.
+ */
+static unsigned long promised(unsigned int order)
+{
+	unsigned long n = 0;
+
+	drain_all_pages();
+	for (unsigned int k = order; k <= MAX_PAGE_ORDER; k++)
+		n += nr_free_blocks(k) << (k - order);
+	return n;
+}
+
+/* Holders: fill their caches with every cached order, then wait. */
+struct holders {
+	pthread_barrier_t go, filled, done;
+	unsigned int rounds;
+	uint64_t seed;
+};
+
+static void *holder_thread(void *arg)
+{
+	struct holders *h = arg;
+	uint64_t rng = h->seed;
+	struct page *p[64];
+	unsigned int ord[64];
+
+	for (unsigned int r = 0; r < h->rounds; r++) {
+		pthread_barrier_wait(&h->go);
+		for (unsigned int i = 0; i < 64; i++) {
+			ord[i] = (unsigned int)(xorshift(&rng) % NR_PCP_ORDERS);
+			p[i] = alloc_pages(__GFP_NOWARN, ord[i]);
+		}
+		for (unsigned int i = 0; i < 64; i++)
+			if (p[i])
+				__free_pages(p[i], ord[i]);
+		pthread_barrier_wait(&h->filled);
+		/* The main thread exhausts memory now; we hold cached pages. */
+		pthread_barrier_wait(&h->done);
+	}
+	return NULL;
+}
+
+static bool exhaust_one(unsigned int nr_holders)
+{
+	struct holders h = { .rounds = NR_PAGE_ORDERS, .seed = base_seed };
+	pthread_t t[8];
+	struct page **pages = calloc(NR_TOP * TOP_PAGES + 1, sizeof(*pages));
+	struct owners own;
+
+	if (!smp_machine(&own))
+		return false;
+	pthread_barrier_init(&h.go, NULL, nr_holders + 1);
+	pthread_barrier_init(&h.filled, NULL, nr_holders + 1);
+	pthread_barrier_init(&h.done, NULL, nr_holders + 1);
+	for (unsigned int i = 0; i < nr_holders; i++)
+		EXPECT(!pthread_create(&t[i], NULL, holder_thread, &h), "thread");
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		unsigned long want = promised(o), got = 0, cached;
+
+		pthread_barrier_wait(&h.go);
+		pthread_barrier_wait(&h.filled);
+		cached = pcp_pages_elsewhere();
+		EXPECT(cached > 0, "order %u: other CPUs cache nothing", o);
+		EXPECT(nr_free_pages() == managed, "free count");
+		while ((pages[got] = alloc_pages(__GFP_NOWARN, o))) {
+			EXPECT(owners_claim(&own, pages[got], o), "order %u", o);
+			EXPECT(++got <= want, "order %u: more than %lu blocks", o,
+			       want);
+		}
+		EXPECT(got == want, "order %u: %lu blocks, the counts promised "
+		       "%lu (%lu pages were cached on other CPUs)", o, got, want,
+		       cached);
+		EXPECT(nr_free_pages() == 0, "order %u: %lu pages left", o,
+		       nr_free_pages());
+		while (got) {
+			got--;
+			EXPECT(owners_release(&own, pages[got], o), "release");
+			__free_pages(pages[got], o);
+		}
+		pthread_barrier_wait(&h.done);
+	}
+	for (unsigned int i = 0; i < nr_holders; i++)
+		pthread_join(t[i], NULL);
+	free(pages);
+	return all_back(&own);
+}
+
+static bool exhaust_one_1_holder(void) { return exhaust_one(1); }
+static bool exhaust_one_3_holders(void) { return exhaust_one(3); }
+
+/* Everyone exhausts each order at once. */
+struct together {
+	pthread_barrier_t barrier;
+	struct owners *own;
+	unsigned int n;
+	unsigned long got[16];
+	struct page **pages[16];
+};
+
+struct together_arg {
+	struct together *t;
+	unsigned int id;
+};
+
+static void *together_thread(void *arg)
+{
+	struct together_arg *a = arg;
+	struct together *t = a->t;
+	struct page **pages = t->pages[a->id];
+
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		unsigned long got = 0;
+
+		pthread_barrier_wait(&t->barrier);	/* promised() is done */
+		while ((pages[got] = alloc_pages(__GFP_NOWARN, o)))
+			if (!owners_claim(t->own, pages[got++], o))
+				break;
+		t->got[a->id] = got;
+		pthread_barrier_wait(&t->barrier);	/* main counts */
+		pthread_barrier_wait(&t->barrier);
+		while (got) {
+			got--;
+			owners_release(t->own, pages[got], o);
+			__free_pages(pages[got], o);
+		}
+		pthread_barrier_wait(&t->barrier);	/* all back */
+	}
+	return NULL;
+}
+
+static bool exhaust_together(unsigned int n)
+{
+	struct together t = { .n = n };
+	struct together_arg args[16];
+	pthread_t th[16];
+	struct owners own;
+
+	if (!smp_machine(&own))
+		return false;
+	t.own = &own;
+	pthread_barrier_init(&t.barrier, NULL, n + 1);
+	for (unsigned int i = 0; i < n; i++) {
+		t.pages[i] = calloc(NR_TOP * TOP_PAGES + 1, sizeof(struct page *));
+		args[i] = (struct together_arg){ &t, i };
+		EXPECT(!pthread_create(&th[i], NULL, together_thread, &args[i]),
+		       "thread");
+	}
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		unsigned long want = promised(o), sum = 0;
+
+		pthread_barrier_wait(&t.barrier);
+		pthread_barrier_wait(&t.barrier);
+		for (unsigned int i = 0; i < n; i++)
+			sum += t.got[i];
+		if (sum != want)
+			smp_fail("order %u: %u threads got %lu blocks together, "
+				 "the counts promised %lu", o, n, sum, want);
+		pthread_barrier_wait(&t.barrier);
+		pthread_barrier_wait(&t.barrier);
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		free(t.pages[i]);
+	}
+	return all_back(&own);
+}
+
+static bool exhaust_together_2(void) { return exhaust_together(2); }
+static bool exhaust_together_8(void) { return exhaust_together(8); }
+
+/* A free refused as a double free, with the message, changing nothing. */
+static bool refused_cached(struct page *p, unsigned int order,
+			   const char *why)
+{
+	unsigned long free_before = nr_free_pages();
+	unsigned long cached_before = pcp_count_pages();
+	uint8_t state = p->state;
+	char msg[160];
+
+	console_clear();
+	EXPECT(free_pages_checked(p, order) == FREE_REFUSED_DOUBLE_FREE,
+	       "not refused as a double free");
+	snprintf(msg, sizeof(msg), "refused free of pfn %#lx order %u: %s",
+		 page_to_pfn(p), order, why);
+	EXPECT(console_says(msg), "no \"%s\" on the console", msg);
+	EXPECT(p->state == state && nr_free_pages() == free_before &&
+	       pcp_count_pages() == cached_before, "state changed");
+	EXPECT_SOUND();
+	return true;
+}
+
+struct other_cpu {
+	pthread_barrier_t barrier;
+	struct page *p;
+	unsigned int order;
+};
+
+static void *cache_one_and_wait(void *arg)
+{
+	struct other_cpu *c = arg;
+
+	c->p = alloc_pages(0, c->order);
+	__free_pages(c->p, c->order);
+	pthread_barrier_wait(&c->barrier);	/* cached here now */
+	pthread_barrier_wait(&c->barrier);	/* main has tried */
+	return NULL;
+}
+
+static bool double_free_cached(void)
+{
+	struct owners own;
+
+	if (!smp_machine(&own))
+		return false;
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
+		struct page *p = alloc_pages(0, o);
+		struct other_cpu c = { .order = o };
+		pthread_t t;
+		char why[96];
+
+		/* This CPU's own cache. */
+		__free_pages(p, o);
+		EXPECT(p->state == (PG_PCP | o), "order %u: cached", o);
+		snprintf(why, sizeof(why), "double free (free block of order %u, "
+			 "in a per-CPU list)", o);
+		if (!refused_cached(p, o, why))
+			return false;
+		if (o) {
+			snprintf(why, sizeof(why), "double free (inside the free "
+				 "block at pfn %#lx order %u, in a per-CPU list)",
+				 page_to_pfn(p), o);
+			if (!refused_cached(p + 1, 0, why))
+				return false;
+		}
+		/* Another CPU's cache, that CPU alive and holding it. */
+		pthread_barrier_init(&c.barrier, NULL, 2);
+		EXPECT(!pthread_create(&t, NULL, cache_one_and_wait, &c), "thread");
+		pthread_barrier_wait(&c.barrier);
+		EXPECT(c.p->state == (PG_PCP | o), "order %u: cached there", o);
+		snprintf(why, sizeof(why), "double free (free block of order %u, "
+			 "in a per-CPU list)", o);
+		if (!refused_cached(c.p, o, why))
+			return false;
+		pthread_barrier_wait(&c.barrier);
+		pthread_join(t, NULL);
+		pthread_barrier_destroy(&c.barrier);
+	}
+	return all_back(&own);
+}
+
+static bool checker_sees_pcp(void)
+{
+	struct per_cpu_pages *pcp;
+	struct owners own;
+	struct page *p;
+
+	if (!smp_machine(&own))
+		return false;
+	p = alloc_pages(0, 0);
+	__free_pages(p, 0);
+	pcp = this_cpu_ptr(&pcp_pages);
+	EXPECT(pcp->lists[0] && pcp->lists[0]->page == p, "p at the head");
+	EXPECT_SOUND();
+
+	pcp->count++;				/* count disagrees */
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("its count says"), "count");
+	pcp->count--;
+	p->state = PG_FREE | 0;			/* listed, but not cached */
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
+	       "state");
+	p->state = PG_PCP | 0;
+	pcp->lists[0]->page = p + 1;		/* node names another page */
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
+	       "node");
+	pcp->lists[0]->page = p;
+	EXPECT_SOUND();
+	return all_back(&own);
+}
+
+int main(void)
+{
+	static const struct host_test tests[] = {
+		HOST_TEST(double_free_cached),
+		HOST_TEST(checker_sees_pcp),
+		HOST_TEST(exhaust_one_1_holder),
+		HOST_TEST(exhaust_one_3_holders),
+		HOST_TEST(exhaust_together_2),
+		HOST_TEST(exhaust_together_8),
+		HOST_TEST(stress_2),
+		HOST_TEST(stress_4),
+		HOST_TEST(stress_8),
+		HOST_TEST(stress_16),
+	};
+	const char *s = getenv("BB_SEED");
+
+	if (s)
+		base_seed = strtoull(s, NULL, 0);
+	s = getenv("BB_STEPS");
+	if (s)
+		steps_per_thread = strtoul(s, NULL, 0);
+	return host_test_main(tests, sizeof(tests) / sizeof(tests[0]));
+}
