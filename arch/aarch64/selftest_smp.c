@@ -115,7 +115,8 @@ SELFTEST(aarch64_secondary_cpu_state, STAGE_BOOT)
 	 * guest instructions, of all CPUs together, until all were online.
 	 */
 	ktap_diag("boot CPU entry to %u CPUs online: %llu cycle-counter ticks "
-		  "(%llu of them before boot_main())", num_online_cpus(),
+		  "(%llu of them before boot_main() read the counter, after "
+		  "its BSS check)", num_online_cpus(),
 		  (unsigned long long)selftest_boot_state.counter_smp_online,
 		  (unsigned long long)selftest_boot_state.counter_entry);
 	return true;
