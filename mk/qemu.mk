@@ -9,7 +9,7 @@
 #= BOOT=direct|uboot|grub|efi|uboot-efi  how the image is loaded: QEMU's
 #=                   -kernel (default), U-Boot (riscv64, aarch64), GRUB,
 #=                   UEFI firmware (x86_64: OVMF, aarch64: AAVMF) or
-#=                   U-Boot's bootefi (aarch64)
+#=                   U-Boot's bootefi (aarch64, riscv64)
 #=                   (make print-boots ARCH=... lists a target's)
 #
 # QEMU_CMD is the only QEMU command line: `make run`, `make debug` and the
