@@ -153,7 +153,8 @@ phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
 /*
  * Under EFI the device tree sits in memory the map calls RAM (boot
  * services data, on AAVMF): it is reserved, read-only and in place, like
- * a DTB handed over directly.
+ * a DTB handed over directly. U-Boot puts it in ACPI reclaim memory,
+ * which the map's reading has reserved already: nothing to add then.
  */
 static int reserve_efi_fdt(enum boot_protocol proto, phys_addr_t info)
 {
@@ -164,8 +165,10 @@ static int reserve_efi_fdt(enum boot_protocol proto, phys_addr_t info)
 	if (fdt && !size)
 		pr_warn("efi: no device tree magic at %#llx; not reserved\n",
 			(unsigned long long)fdt);
-	return size ? boot_reserve(fdt, size, "device tree blob (EFI "
-				   "configuration table)") : 0;
+	if (!size || memblock_is_region_reserved(fdt, size))
+		return 0;
+	return boot_reserve(fdt, size, "device tree blob (EFI configuration "
+			    "table)");
 }
 
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
