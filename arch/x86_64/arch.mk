@@ -84,5 +84,7 @@ EFI_PACKAGES	:= ovmf
 # chainloads buddyboot's BOOTX64.EFI from /EFI/buddyboot/buddyboot.efi.
 GRUB_EFI_FORMAT	:= x86_64-efi
 GRUB_EFI_CFG	:= arch/x86_64/grub-efi.cfg
+# BOOT=grub-efi-mb2: the same GRUB loads buddyboot.elf with multiboot2.
+GRUB_EFI_MB2_CFG := arch/x86_64/grub-efi-mb2.cfg
 QEMU_EFI_ARGS	:= -drive if=pflash,format=raw,unit=0,readonly=on,file=$(OVMF_CODE) \
 		   -drive if=pflash,format=raw,unit=1,snapshot=on,file=$(OVMF_VARS)
