@@ -64,6 +64,8 @@ struct bench_opts {
 	int order;	      /* one order, or -1 for all */
 	bool used;	      /* pair: on a used (not fresh) heap */
 	bool present;	      /* handoff: RAM resident beforehand */
+	unsigned int threads; /* workload: threads (0: 2) */
+	const char *work;     /* workload: which one */
 };
 
 /* One tab-separated sample line on stdout. */
@@ -134,5 +136,8 @@ int bench_sweep(const struct bench_opts *o);
 int bench_mixed(const struct bench_opts *o);
 int bench_frag(const struct bench_opts *o);
 int bench_handoff(const struct bench_opts *o);
+/* Small objects (bench/small.c): malloc+free pairs, the workloads. */
+int bench_kpair(const struct bench_opts *o);
+int bench_workload(const struct bench_opts *o);
 
 #endif /* BENCH_BENCH_H */

@@ -4,9 +4,10 @@
  *   bench-<allocator> <scenario> [key=value ...]
  *
  * scenarios: info, pair, sweep, mixed, frag, handoff (see bench/scenarios.c
- * and bench/handoff.c for what each measures and which keys it reads).
+ * and bench/handoff.c for what each measures and which keys it reads),
+ * kpair and workload (small objects, bench/small.c).
  * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
- * present=0|1.
+ * present=0|1, threads, work.
  *
  * The process pins itself to one CPU (BENCH_CPU, default the last one) so
  * that the timed loops are not migrated half way through.
@@ -125,6 +126,10 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->seed = number(argv[i], val);
 		else if (!strcmp(argv[i], "order"))
 			o->order = (int)number(argv[i], val);
+		else if (!strcmp(argv[i], "threads"))
+			o->threads = (unsigned int)number(argv[i], val);
+		else if (!strcmp(argv[i], "work"))
+			o->work = val;
 		else if (!strcmp(argv[i], "present"))
 			o->present = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
@@ -146,7 +151,8 @@ static const struct {
 } scenarios[] = {
 	{"pair", bench_pair},	    {"sweep", bench_sweep},
 	{"mixed", bench_mixed},	    {"frag", bench_frag},
-	{"handoff", bench_handoff},
+	{"handoff", bench_handoff}, {"kpair", bench_kpair},
+	{"workload", bench_workload},
 };
 
 int main(int argc, char **argv)
@@ -159,10 +165,11 @@ int main(int argc, char **argv)
 		.gib = 1,
 		.seed = 20240607,
 		.order = -1,
+		.work = "",
 	};
 
 	if (argc < 2)
-		bench_die("usage: %s info|pair|sweep|mixed|frag|handoff "
+		bench_die("usage: %s info|pair|sweep|mixed|frag|handoff|kpair|workload "
 			  "[key=value ...]",
 			  argv[0]);
 	parse(&o, argc, argv);

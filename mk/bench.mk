@@ -23,7 +23,8 @@ BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -fno-strict-aliasing
 # host.mk, read before this file, lists the memory core's sources.
 BENCH_MM_SRCS	:= $(LIBMM_SRCS)
-BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c
+BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
+		   bench/small.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
 
 # Per program: extra sources, flags, libraries.
@@ -64,7 +65,7 @@ $(BENCH_DIR)/obj/$(1)/%.o: %.c
 $(BENCH_BIN)/bench-$(1): $(patsubst %.c,$(BENCH_DIR)/obj/$(1)/%.o,$(BENCH_SRCS) $(bench_srcs_$(1))) $(filter %.a,$(bench_libs_$(1)))
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  LD      $$@"
-	$(Q)$(BENCH_CC) -o $$@ $$(filter %.o,$$^) $(bench_libs_$(1))
+	$(Q)$(BENCH_CC) -o $$@ $$(filter %.o,$$^) $(bench_libs_$(1)) -lpthread
 
 -include $(patsubst %.c,$(BENCH_DIR)/obj/$(1)/%.d,$(BENCH_SRCS) $(bench_srcs_$(1)))
 endef

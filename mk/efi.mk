@@ -2,6 +2,7 @@
 # partition, as a PC or an arm64 server does.
 #
 #   make run ARCH=x86_64 BOOT=efi
+#   make run ARCH=aarch64 BOOT=uboot-efi
 #
 # The firmware (OVMF on x86_64) finds the removable-media default,
 # EFI/BOOT/BOOT<ARCH>.EFI, on a FAT disk and starts it; the image's
@@ -19,17 +20,23 @@
 #   EFI_IMAGE_FROM    an image that is an EFI application already
 #                     (aarch64: the Image, with its PE header), copied.
 #
+# BOOT=uboot-efi: Debian's U-Boot for QEMU (a target's QEMU_UBOOT_ARGS,
+# mk/uboot.mk) as the firmware instead: its distro boot finds no boot.scr
+# on the same system partition and runs EFI/BOOT/BOOT<arch>.EFI with
+# bootefi, handing over its own device tree. Nothing is typed.
+#
 # The system partition is a FAT file system made without root (dosfstools,
-# mtools), 32 MiB, with no partition table: UEFI reads a whole-disk FAT
-# as removable media does. QEMU opens it read-only, so that several
-# configurations may boot the same image at once.
+# mtools), 32 MiB, in one MBR partition (mkfs.vfat --mbr: U-Boot's distro
+# boot scans partition 1; EDK2 reads it as well). QEMU opens it read-only,
+# so that several configurations may boot the same image at once.
 
 EFI_DIR		:= $(BUILD_DIR)/efi
 EFI_IMAGE	:= $(EFI_DIR)/$(EFI_IMAGE_NAME)
 EFI_ESP		:= $(BUILD_DIR)/efi-esp.img
 EFI_ESP_KIB	:= 32768
 
-BOOTS		+= $(if $(QEMU_EFI_ARGS),efi)
+BOOTS		+= $(if $(QEMU_EFI_ARGS),efi) \
+		   $(if $(and $(QEMU_UBOOT_ARGS),$(EFI_IMAGE_NAME)),uboot-efi)
 
 ifneq ($(EFI_IMAGE_NAME),)
 ARCH_IMAGES	+= $(EFI_IMAGE)
@@ -46,6 +53,15 @@ RUN_PACKAGES	+= $(EFI_PACKAGES) dosfstools mtools
 QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
 		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \
 		  -device virtio-blk-pci,drive=esp
+endif
+
+ifeq ($(BOOT),uboot-efi)
+ARCH_IMAGES	+= $(EFI_ESP)
+RUN_PACKAGES	+= u-boot-qemu dosfstools mtools
+QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))
+QEMU_KERNEL_ARGS = $(QEMU_UBOOT_ARGS) \
+		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \
+		  -device virtio-blk-device,drive=esp
 endif
 
 ifneq ($(EFI_STUB_SRCS),)
@@ -102,7 +118,7 @@ $(EFI_ESP): $(EFI_IMAGE)
 	$(Q)$(call efi_need,mkfs.vfat)
 	$(Q)$(call efi_need,mcopy)
 	$(Q)rm -f $@.tmp
-	$(Q)mkfs.vfat -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
+	$(Q)mkfs.vfat --mbr=y -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
 	$(Q)mmd -i $@.tmp ::EFI ::EFI/BOOT
 	$(Q)mcopy -i $@.tmp $< ::EFI/BOOT/$(EFI_IMAGE_NAME)
 	$(Q)mv $@.tmp $@
