@@ -55,6 +55,39 @@ QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
 		  -device virtio-blk-pci,drive=esp
 endif
 
+# BOOT=grub-efi: the firmware starts GRUB for UEFI (a target's
+# GRUB_EFI_FORMAT and GRUB_EFI_CFG), which chainloads the same EFI image
+# from /EFI/buddyboot/buddyboot.efi on the same kind of system partition.
+BOOTS		+= $(if $(and $(QEMU_EFI_ARGS),$(GRUB_EFI_FORMAT)),grub-efi)
+GRUB_EFI	:= $(EFI_DIR)/grub.efi
+GRUB_EFI_ESP	:= $(BUILD_DIR)/grub-efi-esp.img
+
+ifeq ($(BOOT),grub-efi)
+ARCH_IMAGES	+= $(GRUB_EFI_ESP)
+RUN_PACKAGES	+= $(EFI_PACKAGES) grub-efi-amd64-bin dosfstools mtools
+QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
+		  -drive file=$(GRUB_EFI_ESP),format=raw,if=none,id=esp,readonly=on \
+		  -device virtio-blk-pci,drive=esp
+endif
+
+$(GRUB_EFI): $(GRUB_EFI_CFG)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  GRUB    $@"
+	$(Q)$(call efi_need,grub-mkstandalone)
+	$(Q)grub-mkstandalone -O $(GRUB_EFI_FORMAT) --locales= --fonts= \
+		--themes= -o $@ "boot/grub/grub.cfg=$(GRUB_EFI_CFG)"
+
+$(GRUB_EFI_ESP): $(EFI_IMAGE) $(GRUB_EFI)
+	$(Q)echo "  ESP     $@"
+	$(Q)$(call efi_need,mkfs.vfat)
+	$(Q)$(call efi_need,mcopy)
+	$(Q)rm -f $@.tmp
+	$(Q)mkfs.vfat --mbr=y -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
+	$(Q)mmd -i $@.tmp ::EFI ::EFI/BOOT ::EFI/buddyboot
+	$(Q)mcopy -i $@.tmp $(GRUB_EFI) ::EFI/BOOT/$(EFI_IMAGE_NAME)
+	$(Q)mcopy -i $@.tmp $(EFI_IMAGE) ::EFI/buddyboot/buddyboot.efi
+	$(Q)mv $@.tmp $@
+
 ifeq ($(BOOT),uboot-efi)
 ARCH_IMAGES	+= $(EFI_ESP)
 RUN_PACKAGES	+= u-boot-qemu dosfstools mtools
@@ -110,8 +143,7 @@ $(EFI_IMAGE): $(EFI_IMAGE_FROM)
 endif
 
 efi_need	= command -v $(1) >/dev/null || { echo "error: building $@ \
-		  needs $(1): apt-get install dosfstools mtools (or make \
-		  deps)" >&2; exit 1; }
+		  needs $(1): make deps installs it" >&2; exit 1; }
 
 $(EFI_ESP): $(EFI_IMAGE)
 	$(Q)echo "  ESP     $@"
