@@ -59,6 +59,7 @@ int bootmem_add_range(struct boot_memmap *map, enum boot_range_kind kind,
 	r->base = base;
 	r->size = size;
 	r->kind = kind;
+	r->nid = -1;	/* NUMA_NO_NODE: a reader that knows sets it */
 	map->cnt++;
 	return 0;
 }

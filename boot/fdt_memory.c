@@ -2,7 +2,8 @@
  * fdt_memory.c - what a device tree says about memory: the RAM banks and
  * everything in them that is not ours.
  *
- *   /memory*  (device_type = "memory")     -> memory, one range per reg entry
+ *   /memory*  (device_type = "memory")     -> memory, one range per reg entry,
+ *                                             in its numa-node-id's node
  *   /reserved-memory/<child> with reg      -> reserved, or no-map
  *   /memreserve/ entries (header block)    -> reserved
  *   /chosen linux,initrd-start..end        -> reserved ("initrd")
@@ -60,7 +61,35 @@ static int fdt_node_cells(const struct fdt *fdt, struct boot_memmap *map,
 				     dflt->size, &out->size);
 }
 
-/* Every (address, size) pair of @node's reg, as @kind ranges named @path. */
+/*
+ * The node of a memory node: its "numa-node-id" (one cell, below
+ * BOOT_MAX_NUMNODES), or -1 when it has none. Return: 0 or -EBADMSG.
+ */
+static int fdt_numa_node_id(const struct fdt *fdt, struct boot_memmap *map,
+			    int node, const char *path, int *nid)
+{
+	uint32_t len, v;
+	const uint8_t *p = fdt_getprop(fdt, node, "numa-node-id", &len);
+
+	*nid = -1;
+	if (!p)
+		return 0;
+	if (len != 4)
+		return bootmem_error(map, -EBADMSG, "fdt: %s: numa-node-id is "
+				     "%u bytes, not one cell", path, len);
+	v = (uint32_t)fdt_read_cells(p, 1);
+	if (v >= BOOT_MAX_NUMNODES)
+		return bootmem_error(map, -EBADMSG, "fdt: %s: numa-node-id %u "
+				     "is not below %u", path, v,
+				     BOOT_MAX_NUMNODES);
+	*nid = (int)v;
+	return 0;
+}
+
+/*
+ * Every (address, size) pair of @node's reg, as @kind ranges named @path;
+ * memory ranges carry the node's numa-node-id.
+ */
 static int fdt_parse_reg(const struct fdt *fdt, struct boot_memmap *map,
 			 int node, const char *path,
 			 const struct fdt_cells *cells,
@@ -68,7 +97,7 @@ static int fdt_parse_reg(const struct fdt *fdt, struct boot_memmap *map,
 {
 	uint32_t len, entry;
 	const uint8_t *reg = fdt_getprop(fdt, node, "reg", &len);
-	int err;
+	int err, nid = -1;
 
 	if (!reg)
 		return 0;
@@ -78,6 +107,11 @@ static int fdt_parse_reg(const struct fdt *fdt, struct boot_memmap *map,
 				     "#address-cells %u and #size-cells %u "
 				     "(1 or 2 each are read)", path,
 				     cells->addr, cells->size);
+	if (kind == BOOT_RANGE_MEMORY) {
+		err = fdt_numa_node_id(fdt, map, node, path, &nid);
+		if (err)
+			return err;
+	}
 	entry = 4 * (cells->addr + cells->size);
 	if (len % entry)
 		return bootmem_error(map, -EBADMSG, "fdt: %s: reg is %u bytes, "
@@ -89,9 +123,14 @@ static int fdt_parse_reg(const struct fdt *fdt, struct boot_memmap *map,
 		uint64_t size = fdt_read_cells(reg + off + 4 * cells->addr,
 					       cells->size);
 
+		unsigned int before = map->cnt;
+
 		err = bootmem_add_range(map, kind, base, size, "%s", path);
 		if (err)
 			return err;
+		/* A size-0 entry adds nothing. */
+		if (map->cnt > before)
+			map->ranges[before].nid = nid;
 	}
 	return 0;
 }

@@ -133,7 +133,8 @@ int bootmem_apply(const struct boot_memmap *map)
 	for (unsigned int i = 0; !err && i < map->cnt; i++) {
 		r = &map->ranges[i];
 		if (r->kind == BOOT_RANGE_MEMORY) {
-			err = memblock_add(r->base, r->size);
+			err = memblock_add_node(r->base, r->size, r->nid,
+						MEMBLOCK_NONE);
 			if (err)
 				pr_err("cannot add memory [%#llx-%#llx) '%s': "
 				       "error %d\n", (unsigned long long)r->base,

@@ -50,7 +50,8 @@ static phys_addr_t memblock_cap_size(phys_addr_t base, phys_addr_t size)
 
 static void memblock_insert_region(struct memblock_type *type,
 				   unsigned long idx, phys_addr_t base,
-				   phys_addr_t size, enum memblock_flags flags)
+				   phys_addr_t size, enum memblock_flags flags,
+				   int nid)
 {
 	struct memblock_region *r = &type->regions[idx];
 
@@ -58,6 +59,7 @@ static void memblock_insert_region(struct memblock_type *type,
 	r->base = base;
 	r->size = size;
 	r->flags = flags;
+	r->nid = nid;
 	type->cnt++;
 	type->total_size += size;
 }
@@ -72,7 +74,7 @@ static void memblock_remove_region(struct memblock_type *type,
 	type->cnt--;
 }
 
-/* Merge neighbours that touch and carry the same flags. */
+/* Merge neighbours that touch and carry the same flags and node. */
 static void memblock_merge_regions(struct memblock_type *type)
 {
 	unsigned long i = 0;
@@ -81,7 +83,8 @@ static void memblock_merge_regions(struct memblock_type *type)
 		struct memblock_region *this = &type->regions[i];
 		struct memblock_region *next = this + 1;
 
-		if (region_end(this) != next->base || this->flags != next->flags) {
+		if (region_end(this) != next->base ||
+		    this->flags != next->flags || this->nid != next->nid) {
 			i++;
 			continue;
 		}
@@ -190,7 +193,8 @@ static int memblock_refuse_late(const char *what, phys_addr_t base,
  * bridges what it holds.
  */
 static int memblock_add_range(struct memblock_type *type, phys_addr_t base,
-			      phys_addr_t size, enum memblock_flags flags)
+			      phys_addr_t size, int nid,
+			      enum memblock_flags flags)
 {
 	struct memblock_region *r = type->regions;
 	unsigned long pieces = 0;
@@ -217,9 +221,9 @@ static int memblock_add_range(struct memblock_type *type, phys_addr_t base,
 			}
 			stop = i < type->cnt ? MIN(r[i].base, end) : end;
 			left = i && region_end(&r[i - 1]) == cur &&
-			       r[i - 1].flags == flags;
+			       r[i - 1].flags == flags && r[i - 1].nid == nid;
 			right = i < type->cnt && r[i].base == stop &&
-				r[i].flags == flags;
+				r[i].flags == flags && r[i].nid == nid;
 			pieces++;
 			nr_new += !left && !right;
 			if (pass && left) {
@@ -243,7 +247,7 @@ static int memblock_add_range(struct memblock_type *type, phys_addr_t base,
 			}
 			if (pass)
 				memblock_insert_region(type, i++, cur,
-						       stop - cur, flags);
+						       stop - cur, flags, nid);
 			cur = stop;
 		}
 		if (!pass && !pieces)
@@ -297,13 +301,13 @@ static int memblock_isolate_range(struct memblock_type *type,
 			r->size = rend - base;
 			type->total_size -= base - rbase;
 			memblock_insert_region(type, i, rbase, base - rbase,
-					       r->flags);
+					       r->flags, r->nid);
 		} else if (rend > end) {
 			r->base = end;
 			r->size = rend - end;
 			type->total_size -= end - rbase;
 			memblock_insert_region(type, i, rbase, end - rbase,
-					       r->flags);
+					       r->flags, r->nid);
 			i--;
 		} else {
 			if (*first == *last)
@@ -346,11 +350,38 @@ static int memblock_set_flag(phys_addr_t base, phys_addr_t size, bool set,
 	return 0;
 }
 
-int memblock_add(phys_addr_t base, phys_addr_t size)
+int memblock_add_node(phys_addr_t base, phys_addr_t size, int nid,
+		      enum memblock_flags flags)
 {
 	if (memblock.handed_off)
 		return memblock_refuse_late("add", base, size);
-	return memblock_add_range(&memblock.memory, base, size, MEMBLOCK_NONE);
+	if (nid < NUMA_NO_NODE)
+		return -EINVAL;
+	return memblock_add_range(&memblock.memory, base, size, nid, flags);
+}
+
+int memblock_add(phys_addr_t base, phys_addr_t size)
+{
+	return memblock_add_node(base, size, NUMA_NO_NODE, MEMBLOCK_NONE);
+}
+
+int memblock_set_node(phys_addr_t base, phys_addr_t size,
+		      struct memblock_type *type, int nid)
+{
+	unsigned long first, last;
+	int ret;
+
+	if (memblock.handed_off)
+		return memblock_refuse_late("set node", base, size);
+	if (nid < NUMA_NO_NODE)
+		return -EINVAL;
+	ret = memblock_isolate_range(type, base, size, &first, &last);
+	if (ret)
+		return ret;
+	for (unsigned long i = first; i < last; i++)
+		type->regions[i].nid = nid;
+	memblock_merge_regions(type);
+	return 0;
 }
 
 int memblock_remove(phys_addr_t base, phys_addr_t size)
@@ -365,7 +396,7 @@ int memblock_reserve(phys_addr_t base, phys_addr_t size)
 	if (memblock.handed_off)
 		return memblock_refuse_late("reserve", base, size);
 	return memblock_add_range(&memblock.reserved, base, size,
-				  MEMBLOCK_NONE);
+				  NUMA_NO_NODE, MEMBLOCK_NONE);
 }
 
 int memblock_phys_free(phys_addr_t base, phys_addr_t size)

@@ -92,10 +92,15 @@ static void memblock_dump(const struct memblock_type *type)
 	for (unsigned long i = 0; i < type->cnt; i++) {
 		const struct memblock_region *r = &type->regions[i];
 
-		pr_info(" %s[%#lx]\t[%#018llx-%#018llx], %#llx bytes%s\n",
+		char node[16] = "";
+
+		/* As Linux: " on node N" once a node is known. */
+		if (r->nid != NUMA_NO_NODE)
+			ksnprintf(node, sizeof(node), " on node %d", r->nid);
+		pr_info(" %s[%#lx]\t[%#018llx-%#018llx], %#llx bytes%s%s\n",
 			type->name, i, (unsigned long long)r->base,
 			(unsigned long long)(r->base + r->size - 1),
-			(unsigned long long)r->size,
+			(unsigned long long)r->size, node,
 			(r->flags & MEMBLOCK_NOMAP) ? " no-map" : "");
 	}
 }

@@ -35,10 +35,10 @@ static void set_out(phys_addr_t *out, phys_addr_t value)
  * and the index of the gap in @type_b (gap i lies below region i; gap cnt
  * runs to the top) in its high 32 bits.
  */
-void __next_mem_range(uint64_t *idx, enum memblock_flags flags,
+void __next_mem_range(uint64_t *idx, int nid, enum memblock_flags flags,
 		      struct memblock_type *type_a,
 		      struct memblock_type *type_b, phys_addr_t *out_start,
-		      phys_addr_t *out_end)
+		      phys_addr_t *out_end, int *out_nid)
 {
 	unsigned long idx_a = (uint32_t)*idx;
 	unsigned long idx_b = (unsigned long)(*idx >> 32);
@@ -49,6 +49,10 @@ void __next_mem_range(uint64_t *idx, enum memblock_flags flags,
 
 		if (memblock_skip_region(m, flags))
 			continue;
+		if (nid != NUMA_NO_NODE && m->nid != nid)
+			continue;
+		if (out_nid)
+			*out_nid = m->nid;
 		if (!type_b) {
 			set_out(out_start, m_start);
 			set_out(out_end, m_end);
@@ -79,6 +83,31 @@ void __next_mem_range(uint64_t *idx, enum memblock_flags flags,
 		}
 	}
 	*idx = MEMBLOCK_ITER_END;
+}
+
+void __next_mem_pfn_range(int *idx, int nid, unsigned long *out_start_pfn,
+			  unsigned long *out_end_pfn, int *out_nid)
+{
+	const struct memblock_type *type = &memblock.memory;
+
+	while (++*idx < (int)type->cnt) {
+		const struct memblock_region *r = &type->regions[*idx];
+		unsigned long spfn = PFN_UP(r->base);
+		unsigned long epfn = PHYS_PFN(r->base + r->size);
+
+		if (spfn >= epfn)
+			continue;
+		if (nid != NUMA_NO_NODE && r->nid != nid)
+			continue;
+		if (out_start_pfn)
+			*out_start_pfn = spfn;
+		if (out_end_pfn)
+			*out_end_pfn = epfn;
+		if (out_nid)
+			*out_nid = r->nid;
+		return;
+	}
+	*idx = -1;
 }
 
 phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,

@@ -26,10 +26,18 @@ enum boot_range_kind {
 #define BOOT_REASON_LEN	72
 #define BOOT_ERROR_LEN	192
 
+/*
+ * Node ids a boot-info reader accepts (DT numa-node-id, SRAT proximity
+ * domains): a larger one is malformed input, not a node.
+ */
+#define BOOT_MAX_NUMNODES	1024
+
+/* @nid: the NUMA node of a memory range, or -1 (NUMA_NO_NODE): not said. */
 struct boot_range {
 	phys_addr_t base;
 	phys_addr_t size;
 	enum boot_range_kind kind;
+	int nid;
 	char reason[BOOT_REASON_LEN];
 };
 

@@ -32,10 +32,16 @@ enum memblock_flags {
 	MEMBLOCK_NOMAP	= 0x4,	/* never map, never hand out (DT "no-map") */
 };
 
+/*
+ * @nid: the NUMA node the range belongs to, NUMA_NO_NODE until
+ * memblock_set_node() says (reserved regions stay NUMA_NO_NODE). Regions
+ * of different nodes never merge.
+ */
 struct memblock_region {
 	phys_addr_t base;
 	phys_addr_t size;
 	enum memblock_flags flags;
+	int nid;
 };
 
 struct memblock_type {
@@ -66,11 +72,30 @@ extern struct memblock memblock;
  * Ranges reaching past the top of the address space are clamped to it.
  */
 int memblock_add(phys_addr_t base, phys_addr_t size);
+/* memblock_add_node - as memblock_add, the new parts in node @nid. */
+int memblock_add_node(phys_addr_t base, phys_addr_t size, int nid,
+		      enum memblock_flags flags);
 int memblock_remove(phys_addr_t base, phys_addr_t size);
 int memblock_reserve(phys_addr_t base, phys_addr_t size);
 int memblock_phys_free(phys_addr_t base, phys_addr_t size);
 int memblock_mark_nomap(phys_addr_t base, phys_addr_t size);
 int memblock_clear_nomap(phys_addr_t base, phys_addr_t size);
+
+/*
+ * memblock_set_node - put [@base, @base + @size) of @type in node @nid,
+ * splitting the regions that straddle its ends; parts of the range that
+ * @type does not hold are left alone, as in Linux. @nid is a node id
+ * (0 or more) or NUMA_NO_NODE. Return: 0, -EINVAL for another @nid or a
+ * zero size, -ENOMEM when a split finds no slot (nothing changed), -EBUSY
+ * after memblock_free_all().
+ */
+int memblock_set_node(phys_addr_t base, phys_addr_t size,
+		      struct memblock_type *type, int nid);
+
+static inline int memblock_get_region_node(const struct memblock_region *r)
+{
+	return r->nid;
+}
 
 /*
  * memblock_cap_memory - drop all memory at and above @limit (RAM the
@@ -132,29 +157,47 @@ unsigned long memblock_free_all(void);
 
 /* Iterator internals; use the for_each_* macros below. */
 #define MEMBLOCK_ITER_END	(~(uint64_t)0)
-void __next_mem_range(uint64_t *idx, enum memblock_flags flags,
+void __next_mem_range(uint64_t *idx, int nid, enum memblock_flags flags,
 		      struct memblock_type *type_a,
 		      struct memblock_type *type_b, phys_addr_t *out_start,
-		      phys_addr_t *out_end);
+		      phys_addr_t *out_end, int *out_nid);
+
+/*
+ * __for_each_mem_range - the ranges of @type_a (minus @type_b, when not
+ * NULL) in node @nid (NUMA_NO_NODE: every node), lowest first; @p_nid
+ * (may be NULL) gets each range's node.
+ */
+#define __for_each_mem_range(i, type_a, type_b, nid, flags, p_start,	\
+			     p_end, p_nid)				\
+	for (i = 0, __next_mem_range(&i, nid, flags, type_a, type_b,	\
+				     p_start, p_end, p_nid);		\
+	     i != MEMBLOCK_ITER_END;					\
+	     __next_mem_range(&i, nid, flags, type_a, type_b,		\
+			      p_start, p_end, p_nid))
 
 /* for_each_mem_range - every "memory" region that is not no-map. */
 #define for_each_mem_range(i, p_start, p_end)				\
-	for (i = 0, __next_mem_range(&i, MEMBLOCK_NONE, &memblock.memory, \
-				     NULL, p_start, p_end);		\
-	     i != MEMBLOCK_ITER_END;					\
-	     __next_mem_range(&i, MEMBLOCK_NONE, &memblock.memory, NULL, \
-			      p_start, p_end))
+	__for_each_mem_range(i, &memblock.memory, NULL, NUMA_NO_NODE,	\
+			     MEMBLOCK_NONE, p_start, p_end, NULL)
 
 /*
- * for_each_free_mem_range - every range of "memory" (not no-map) that no
- * "reserved" region covers, lowest first. @nid and @p_nid are accepted for
- * Linux compatibility; there is one node, so pass NUMA_NO_NODE and NULL.
+ * for_each_free_mem_range - every range of "memory" (not no-map) in node
+ * @nid (NUMA_NO_NODE: all) that no "reserved" region covers, lowest
+ * first; *@p_nid (when not NULL) is the node of each.
  */
 #define for_each_free_mem_range(i, nid, flags, p_start, p_end, p_nid)	\
-	for (i = 0, __next_mem_range(&i, flags, &memblock.memory,	\
-				     &memblock.reserved, p_start, p_end); \
-	     i != MEMBLOCK_ITER_END;					\
-	     __next_mem_range(&i, flags, &memblock.memory,		\
-			      &memblock.reserved, p_start, p_end))
+	__for_each_mem_range(i, &memblock.memory, &memblock.reserved,	\
+			     nid, flags, p_start, p_end, p_nid)
+
+/*
+ * for_each_mem_pfn_range - the whole pages of every "memory" region (no-map
+ * ones included, as Linux) in node @nid (NUMA_NO_NODE: all), as
+ * [*@p_start, *@p_end) page frame numbers; *@p_nid its node.
+ */
+void __next_mem_pfn_range(int *idx, int nid, unsigned long *out_start_pfn,
+			  unsigned long *out_end_pfn, int *out_nid);
+#define for_each_mem_pfn_range(i, nid, p_start, p_end, p_nid)		\
+	for (i = -1, __next_mem_pfn_range(&i, nid, p_start, p_end, p_nid); \
+	     i >= 0; __next_mem_pfn_range(&i, nid, p_start, p_end, p_nid))
 
 #endif /* MM_MEMBLOCK_H */

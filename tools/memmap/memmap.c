@@ -124,9 +124,13 @@ static int print_regions(void)
 		const struct memblock_region *reg = mem ? &m->regions[i++] :
 							  &r->regions[j++];
 
-		printf("%s 0x%llx 0x%llx\n", mem ? "memory" : "reserved",
+		printf("%s 0x%llx 0x%llx", mem ? "memory" : "reserved",
 		       (unsigned long long)reg->base,
 		       (unsigned long long)reg->size);
+		/* A node only where the boot info named one. */
+		if (reg->nid != NUMA_NO_NODE)
+			printf(" node %d", reg->nid);
+		putchar('\n');
 	}
 	return 0;
 }
@@ -137,9 +141,12 @@ static void print_ranges(const struct boot_memmap *map)
 	for (unsigned int i = 0; i < map->cnt; i++) {
 		const struct boot_range *r = &map->ranges[i];
 
-		printf("  %-9s [%#llx-%#llx) %s\n", bootmem_kind_name(r->kind),
+		printf("  %-9s [%#llx-%#llx) %s", bootmem_kind_name(r->kind),
 		       (unsigned long long)r->base,
 		       (unsigned long long)(r->base + r->size), r->reason);
+		if (r->nid >= 0)
+			printf(", node %d", r->nid);
+		putchar('\n');
 	}
 	printf("\nmemblock, as the allocator would start from it:\n");
 }

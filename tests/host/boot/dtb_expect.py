@@ -41,6 +41,7 @@ TOP = (1 << 64) - 1
 PAGE_SIZE = 4096        # the host build's (arch/host)
 READER_MAX = 1024       # tools/memmap/memmap.c: MEMMAP_MAX_RANGES
 MEMBLOCK_MAX = 1024     # include/mm/memblock.h: INIT_MEMBLOCK_REGIONS
+MAX_NUMNODES = 1024     # include/boot/bootmem.h: BOOT_MAX_NUMNODES
 
 
 class Bad(Exception):
@@ -196,6 +197,39 @@ def initrd(node):
     return [(start, end - start)]
 
 
+def numa_node_id(node, path):
+    """A memory node's numa-node-id (one cell, below 1024), or -1."""
+    v = node.props.get('numa-node-id')
+    if v is None or node.props.get('reg') is None:
+        return -1
+    if len(v) != 4 or int.from_bytes(v, 'big') >= MAX_NUMNODES:
+        raise Bad('%s: numa-node-id' % path)
+    return int.from_bytes(v, 'big')
+
+
+def paint(memory):
+    """memblock's memory: each range adds what is not yet covered, in its
+    node; touching pieces of one node merge."""
+    have = []
+    for b, sz, nid in memory:
+        cur, e = b, b + sz
+        for hb, he, _ in sorted(have):
+            if he <= cur or hb >= e:
+                continue
+            if hb > cur:
+                have.append([cur, hb, nid])
+            cur = max(cur, he)
+        if cur < e:
+            have.append([cur, e, nid])
+    out = []
+    for b, e, nid in sorted(have):
+        if out and out[-1][1] == b and out[-1][2] == nid:
+            out[-1][1] = e
+        else:
+            out.append([b, e, nid])
+    return out
+
+
 def expected(path):
     """Return (exit status, [lines]) memmap --regions should give."""
     try:
@@ -206,7 +240,9 @@ def expected(path):
             name = n.name
             if first_string(n.props.get('device_type')) == 'memory':
                 if available(n):
-                    memory += regs(n, '/' + name, rc)
+                    nid = numa_node_id(n, '/' + name)
+                    memory += [(b, sz, nid) for b, sz in
+                               regs(n, '/' + name, rc)]
             elif name == 'reserved-memory':
                 c = cells(n, '/reserved-memory', rc)
                 for ch in n.children:
@@ -229,7 +265,7 @@ def expected(path):
     if max(sum(t.startswith(k) for t in lines)
            for k in ('memory', 'reserved')) > MEMBLOCK_MAX:
         return 3, []
-    if not usable_page(union(memory), union(taken)):
+    if not usable_page(union([r[:2] for r in memory]), union(taken)):
         return 2, lines
     return 0, lines
 
@@ -262,19 +298,22 @@ def union(ranges):
 
 def regions(memory, reserved, nomap):
     """memblock's view: memory split at no-map boundaries, reserved merged."""
-    mem = union(memory)
+    mem = paint(memory)
     cuts = sorted({p for b, e in union(nomap) for p in (b, e)})
     nm = union(nomap)
     pieces = []
-    for b, e in mem:
+    for b, e, nid in mem:
         points = [b] + [p for p in cuts if b < p < e] + [e]
         for lo, hi in zip(points, points[1:]):
             flag = any(nb <= lo and hi <= ne for nb, ne in nm)
-            if pieces and pieces[-1][1] == lo and pieces[-1][2] == flag:
+            if pieces and pieces[-1][1] == lo and pieces[-1][2] == flag \
+                    and pieces[-1][3] == nid:
                 pieces[-1][1] = hi
             else:
-                pieces.append([lo, hi, flag])
-    lines = [(b, 0, 'memory %#x %#x' % (b, e - b)) for b, e, _ in pieces]
+                pieces.append([lo, hi, flag, nid])
+    lines = [(b, 0, 'memory %#x %#x' % (b, e - b) +
+              (' node %d' % nid if nid >= 0 else ''))
+             for b, e, _, nid in pieces]
     lines += [(b, 1, 'reserved %#x %#x' % (b, e - b))
               for b, e in union(reserved)]
     return [t for _, _, t in sorted(lines)]

@@ -41,6 +41,13 @@ CASES = [
      "the boot info lists 1000 ranges"),
     ("many_memreserve", [], "many-memreserve", 0, "",
      "66 more reservations not listed (table of 64 full); memblock holds"),
+    ("numa_nodes", [], "numa-nodes", 0, "",
+     "[0x46200000-0x50000000) /memory@46200000, node 1"),
+    ("numa_nodes_regions", ["--regions"], "numa-nodes", 0, "",
+     "memory 0x40000000 0x6200000 node 0\n"
+     "memory 0x46200000 0x9e00000 node 1\n"),
+    ("bad_numa_node_id", [], "bad-numa-node-id", 1,
+     "/memory@40000000: numa-node-id 4294967295 is not below 1024"),
     ("too_many_banks", [], "too-many-banks", 3,
      "too many regions: more than 1024 memory ranges"),
 ]

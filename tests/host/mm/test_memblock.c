@@ -663,6 +663,177 @@ static bool dump_shows_both_arrays(void)
 	return true;
 }
 
+/* The node of each region of @type, in order. */
+static bool nids_are(const struct memblock_type *type, const int *want,
+		     unsigned long n)
+{
+	if (type->cnt != n) {
+		printf("# %s: %lu regions, expected %lu\n", type->name,
+		       type->cnt, n);
+		return false;
+	}
+	for (unsigned long i = 0; i < n; i++)
+		if (type->regions[i].nid != want[i]) {
+			printf("# %s[%lu] on node %d, expected %d\n", type->name,
+			       i, type->regions[i].nid, want[i]);
+			return false;
+		}
+	return true;
+}
+#define MEMORY_NIDS_ARE(...)						\
+	nids_are(&memblock.memory, (const int[]){ __VA_ARGS__ },	\
+		 sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))
+
+/* New memory and every reservation start in no node. */
+static bool nid_defaults_to_no_node(void)
+{
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add");
+	EXPECT(memblock_reserve(SZ_1G, SZ_1M) == 0, "reserve");
+	EXPECT(MEMORY_NIDS_ARE(NUMA_NO_NODE), "memory");
+	EXPECT(memblock.reserved.regions[0].nid == NUMA_NO_NODE, "reserved");
+	return true;
+}
+
+/*
+ * Linux's set_node_check: the whole of one region changes node.
+ *   |  m  |   ->   |  m (nid 1)  |
+ */
+static bool set_node_whole_region(void)
+{
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add");
+	EXPECT(memblock_set_node(SZ_1G, SZ_16M, &memblock.memory, 1) == 0, "set");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_16M }) && MEMORY_NIDS_ARE(1), "node 1");
+	return true;
+}
+
+/*
+ * The middle of a region changes node: split in three, the outer parts
+ * keep theirs.
+ *   |     m     |   ->   | m0 | m1 | m0 |
+ */
+static bool set_node_splits(void)
+{
+	EXPECT(memblock_add_node(SZ_1G, SZ_16M, 0, MEMBLOCK_NONE) == 0, "add");
+	EXPECT(memblock_set_node(SZ_1G + SZ_1M, SZ_1M, &memblock.memory, 1) == 0,
+	       "set");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_1M }, { SZ_1G + SZ_1M, SZ_1M },
+			 { SZ_1G + 2 * SZ_1M, SZ_16M - 2 * SZ_1M }), "split");
+	EXPECT(MEMORY_NIDS_ARE(0, 1, 0), "nodes");
+	/* Back to node 0: one region again. */
+	EXPECT(memblock_set_node(SZ_1G + SZ_1M, SZ_1M, &memblock.memory, 0) == 0,
+	       "back");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_16M }) && MEMORY_NIDS_ARE(0), "merged");
+	return true;
+}
+
+/*
+ * A range from inside one region, across the gap, over all of the next:
+ * the parts it covers change node, the gap stays no memory (set_node
+ * adds nothing).
+ *   | m |...| m |   ->   | m | m2 |...|  m2  |
+ */
+static bool set_node_across_gap(void)
+{
+	EXPECT(memblock_add(SZ_16M, SZ_16M) == 0, "add low");
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add high");
+	EXPECT(memblock_set_node(SZ_16M + SZ_1M, SZ_1G, &memblock.memory, 2) == 0,
+	       "set");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_1M }, { SZ_16M + SZ_1M, SZ_16M - SZ_1M },
+			 { SZ_1G, SZ_16M }), "regions");
+	EXPECT(MEMORY_NIDS_ARE(NUMA_NO_NODE, 2, 2), "nodes");
+	EXPECT(memblock_phys_mem_size() == 2 * SZ_16M, "nothing added");
+	return true;
+}
+
+/*
+ * Regions of different nodes never merge, whether added touching or
+ * bridged by a later add; the same node merges as before.
+ *   | m0 | m1 |   stays two;   | m1 | m1 |   becomes one
+ */
+static bool different_nodes_never_merge(void)
+{
+	EXPECT(memblock_add_node(SZ_1G, SZ_1M, 0, MEMBLOCK_NONE) == 0, "n0");
+	EXPECT(memblock_add_node(SZ_1G + SZ_1M, SZ_1M, 1, MEMBLOCK_NONE) == 0,
+	       "n1 touching");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_1M }, { SZ_1G + SZ_1M, SZ_1M }), "two");
+	EXPECT(MEMORY_NIDS_ARE(0, 1), "nodes kept");
+	EXPECT(memblock_add_node(SZ_1G + 3 * SZ_1M, SZ_1M, 1, MEMBLOCK_NONE) == 0,
+	       "n1 above a gap");
+	EXPECT(memblock_add_node(SZ_1G + 2 * SZ_1M, SZ_1M, 1, MEMBLOCK_NONE) == 0,
+	       "n1 bridges");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_1M }, { SZ_1G + SZ_1M, 3 * SZ_1M }) &&
+	       MEMORY_NIDS_ARE(0, 1), "node 1 merged, node 0 apart");
+	/* Memory already there keeps its node when added again. */
+	EXPECT(memblock_add_node(SZ_1G, 4 * SZ_1M, 3, MEMBLOCK_NONE) == 0, "again");
+	EXPECT(MEMORY_NIDS_ARE(0, 1), "unchanged");
+	/* The flags too: a no-map part splits, clearing it merges back. */
+	EXPECT(memblock_mark_nomap(SZ_1G + SZ_1M, SZ_1M) == 0 &&
+	       memblock_clear_nomap(SZ_1G + SZ_1M, SZ_1M) == 0, "nomap");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_1M }, { SZ_1G + SZ_1M, 3 * SZ_1M }),
+	       "as before");
+	return true;
+}
+
+/* A bad node id or a zero size is refused and changes nothing. */
+static bool set_node_refuses_bad_input(void)
+{
+	EXPECT(memblock_add(SZ_1G, SZ_16M) == 0, "add");
+	EXPECT(memblock_set_node(SZ_1G, SZ_1M, &memblock.memory, -2) == -EINVAL,
+	       "nid -2");
+	EXPECT(memblock_add_node(SZ_16M, SZ_1M, -5, MEMBLOCK_NONE) == -EINVAL,
+	       "add nid -5");
+	EXPECT(memblock_set_node(SZ_1G, 0, &memblock.memory, 1) == -EINVAL,
+	       "size 0");
+	EXPECT(MEMORY_IS({ SZ_1G, SZ_16M }) && MEMORY_NIDS_ARE(NUMA_NO_NODE),
+	       "unchanged");
+	return true;
+}
+
+/*
+ * The iterators give each range's node and filter by node.
+ *   | m0 |rr| m0 |...| m1 |     free ranges: two of node 0, one of node 1
+ */
+static bool iterators_give_and_filter_nid(void)
+{
+	phys_addr_t s, e;
+	unsigned long sp, ep;
+	int nid, n0 = 0, n1 = 0, all = 0, pi;
+	uint64_t i;
+
+	EXPECT(memblock_add_node(SZ_16M, SZ_16M, 0, MEMBLOCK_NONE) == 0, "n0");
+	EXPECT(memblock_add_node(SZ_1G, SZ_16M, 1, MEMBLOCK_NONE) == 0, "n1");
+	EXPECT(memblock_reserve(SZ_16M + SZ_1M, SZ_1M) == 0, "reserve");
+	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &s, &e, &nid) {
+		EXPECT(nid == (s < SZ_1G ? 0 : 1), "[%#llx) on node %d",
+		       (unsigned long long)s, nid);
+		all++;
+	}
+	for_each_free_mem_range(i, 0, MEMBLOCK_NONE, &s, &e, &nid)
+		EXPECT(nid == 0 && e <= 2 * SZ_16M && ++n0, "node 0 only");
+	for_each_free_mem_range(i, 1, MEMBLOCK_NONE, &s, &e, NULL)
+		EXPECT(s == SZ_1G && e == SZ_1G + SZ_16M && ++n1, "node 1 only");
+	EXPECT(all == 3 && n0 == 2 && n1 == 1, "%d, %d, %d", all, n0, n1);
+	n1 = 0;
+	for_each_mem_pfn_range(pi, 1, &sp, &ep, &nid)
+		EXPECT(sp == PHYS_PFN(SZ_1G) && ep == PHYS_PFN(SZ_1G + SZ_16M) &&
+		       nid == 1 && ++n1, "pfn range of node 1");
+	EXPECT(n1 == 1, "one pfn range in node 1");
+	for_each_free_mem_range(i, 7, MEMBLOCK_NONE, &s, &e, NULL)
+		EXPECT(false, "no range in node 7");
+	return true;
+}
+
+/* The dump names the node once one is known. */
+static bool dump_shows_nodes(void)
+{
+	EXPECT(memblock_add_node(SZ_16M, SZ_16M, 1, MEMBLOCK_NONE) == 0, "add");
+	console_clear();
+	memblock_dump_all();
+	EXPECT(console_says(" memory[0x0]\t[0x0000000001000000-0x0000000001ffffff], 0x1000000 bytes on node 1"),
+	       "node in the line");
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(add_simple),
 	HOST_TEST(add_disjoint_sorted),
@@ -697,6 +868,14 @@ static const struct host_test tests[] = {
 	HOST_TEST(full_memory_array_grows),
 	HOST_TEST(full_array_without_room_refuses),
 	HOST_TEST(dump_shows_both_arrays),
+	HOST_TEST(nid_defaults_to_no_node),
+	HOST_TEST(set_node_whole_region),
+	HOST_TEST(set_node_splits),
+	HOST_TEST(set_node_across_gap),
+	HOST_TEST(different_nodes_never_merge),
+	HOST_TEST(set_node_refuses_bad_input),
+	HOST_TEST(iterators_give_and_filter_nid),
+	HOST_TEST(dump_shows_nodes),
 };
 
 int main(void)
