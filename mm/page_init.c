@@ -108,6 +108,36 @@ static unsigned long free_pfn_range(unsigned long start, unsigned long end)
 	return blocks;
 }
 
+/*
+ * next_free_span - the next free range, joined with the ranges that touch
+ * it: memblock keeps the regions of different nodes apart, but the buddy
+ * allocator has one set of free lists for every node, so the hand-off
+ * frees across a node boundary as across nothing. Start with *@i = 0.
+ * Return: false at the end.
+ */
+static bool next_free_span(uint64_t *i, phys_addr_t *start, phys_addr_t *end)
+{
+	phys_addr_t s, e;
+	uint64_t j;
+
+	if (*i == MEMBLOCK_ITER_END)
+		return false;
+	__next_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &memblock.memory,
+			 &memblock.reserved, start, end, NULL);
+	if (*i == MEMBLOCK_ITER_END)
+		return false;
+	for (;;) {
+		j = *i;
+		__next_mem_range(&j, NUMA_NO_NODE, MEMBLOCK_NONE,
+				 &memblock.memory, &memblock.reserved, &s, &e,
+				 NULL);
+		if (j == MEMBLOCK_ITER_END || s != *end)
+			return true;
+		*end = e;
+		*i = j;
+	}
+}
+
 /* Free ranges holding a whole top-order block: each makes one run. */
 static unsigned long count_runs(void)
 {
@@ -115,8 +145,7 @@ static unsigned long count_runs(void)
 	phys_addr_t start, end;
 	uint64_t i;
 
-	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &start, &end,
-				NULL)
+	for (i = 0; next_free_span(&i, &start, &end);)
 		if (pfn_up(start) < PHYS_PFN(end) &&
 		    top_blocks_in(pfn_up(start), PHYS_PFN(end)))
 			n++;
@@ -153,8 +182,7 @@ unsigned long memblock_free_all(void)
 		return 0;
 	memblock.handed_off = true;
 
-	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &start, &end,
-				NULL) {
+	for (i = 0; next_free_span(&i, &start, &end);) {
 		unsigned long spfn = pfn_up(start);
 		unsigned long epfn = PHYS_PFN(end);
 
