@@ -46,6 +46,10 @@ struct bench_allocator {
 	uintptr_t (*address)(void *blk);
 	/* Library and version, as found at run time, for the report. */
 	void (*describe)(void (*emit)(const char *key, const char *value));
+	/* Times its central lock was taken, or NULL (buddyboot's zone lock). */
+	unsigned long (*lock_count)(void);
+	/* Blocks moved per lock acquisition by its per-CPU caches, or NULL. */
+	unsigned long (*cache_batch)(void);
 };
 
 extern const struct bench_allocator bench_allocator;
@@ -64,6 +68,8 @@ struct bench_opts {
 	int order;	      /* one order, or -1 for all */
 	bool used;	      /* pair: on a used (not fresh) heap */
 	bool present;	      /* handoff: RAM resident beforehand */
+	unsigned int threads; /* threads: how many at once */
+	bool cross;	      /* threads: each block freed by another thread */
 };
 
 /* One tab-separated sample line on stdout. */
@@ -134,5 +140,7 @@ int bench_sweep(const struct bench_opts *o);
 int bench_mixed(const struct bench_opts *o);
 int bench_frag(const struct bench_opts *o);
 int bench_handoff(const struct bench_opts *o);
+int bench_threads(const struct bench_opts *o);	/* bench/threads.c */
+int bench_zonelock(const struct bench_opts *o);
 
 #endif /* BENCH_BENCH_H */

@@ -3,7 +3,8 @@
  *
  *   bench-<allocator> <scenario> [key=value ...]
  *
- * scenarios: info, pair, sweep, mixed, frag, handoff (see bench/scenarios.c
+ * scenarios: info, pair, sweep, mixed, frag, handoff, threads, zonelock
+ * (see bench/threads.c,
  * and bench/handoff.c for what each measures and which keys it reads).
  * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
  * present=0|1.
@@ -127,6 +128,10 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->order = (int)number(argv[i], val);
 		else if (!strcmp(argv[i], "present"))
 			o->present = number(argv[i], val);
+		else if (!strcmp(argv[i], "threads"))
+			o->threads = (unsigned int)number(argv[i], val);
+		else if (!strcmp(argv[i], "cross"))
+			o->cross = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
 			 (!strcmp(val, "fresh") || !strcmp(val, "used")))
 			o->used = !strcmp(val, "used");
@@ -146,7 +151,8 @@ static const struct {
 } scenarios[] = {
 	{"pair", bench_pair},	    {"sweep", bench_sweep},
 	{"mixed", bench_mixed},	    {"frag", bench_frag},
-	{"handoff", bench_handoff},
+	{"handoff", bench_handoff}, {"threads", bench_threads},
+	{"zonelock", bench_zonelock},
 };
 
 int main(int argc, char **argv)
