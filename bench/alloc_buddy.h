@@ -18,4 +18,15 @@ static inline void bench_free(void *blk, unsigned int order)
 	__free_pages(blk, order);
 }
 
+/* Small objects: kmalloc() and kfree(), as a kernel calls them. */
+static inline void *bench_malloc(size_t size)
+{
+	return kmalloc(size, GFP_KERNEL);
+}
+
+static inline void bench_mfree(void *p)
+{
+	kfree(p);
+}
+
 #endif /* BENCH_ALLOC_BUDDY_H */

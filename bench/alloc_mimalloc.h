@@ -21,4 +21,15 @@ static inline void bench_free(void *blk, unsigned int order)
 	mi_free(blk);
 }
 
+/* Small objects: mi_malloc() and mi_free(). */
+static inline void *bench_malloc(size_t size)
+{
+	return mi_malloc(size);
+}
+
+static inline void bench_mfree(void *p)
+{
+	mi_free(p);
+}
+
 #endif /* BENCH_ALLOC_MIMALLOC_H */

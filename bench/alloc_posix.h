@@ -25,4 +25,15 @@ static inline void bench_free(void *blk, unsigned int order)
 	free(blk);
 }
 
+/* Small objects: malloc() and free(), whichever library the link chose. */
+static inline void *bench_malloc(size_t size)
+{
+	return malloc(size);
+}
+
+static inline void bench_mfree(void *p)
+{
+	free(p);
+}
+
 #endif /* BENCH_ALLOC_POSIX_H */

@@ -68,14 +68,18 @@ struct bench_opts {
 	int order;	      /* one order, or -1 for all */
 	bool used;	      /* pair: on a used (not fresh) heap */
 	bool present;	      /* handoff: RAM resident beforehand */
-	unsigned int threads; /* threads: how many at once */
+	unsigned int threads; /* threads, workload: how many (workload: 0 is 2) */
 	bool cross;	      /* threads: each block freed by another thread */
+	const char *work;     /* workload: which one */
 };
 
 /* One tab-separated sample line on stdout. */
 void bench_emit(const char *scenario, const char *variant, int order,
 		const char *metric, unsigned int rep, double value);
 void bench_emit_info(const char *key, const char *value);
+
+/* bench_unpin - undo main()'s pinning: for scenarios with threads. */
+void bench_unpin(void);
 
 /* bench_die - print "bench: <message>" on stderr and exit 1. */
 void bench_die(const char *fmt, ...)
@@ -142,5 +146,8 @@ int bench_frag(const struct bench_opts *o);
 int bench_handoff(const struct bench_opts *o);
 int bench_threads(const struct bench_opts *o);	/* bench/threads.c */
 int bench_zonelock(const struct bench_opts *o);
+/* Small objects (bench/small.c): malloc+free pairs, the workloads. */
+int bench_kpair(const struct bench_opts *o);
+int bench_workload(const struct bench_opts *o);
 
 #endif /* BENCH_BENCH_H */

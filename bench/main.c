@@ -3,11 +3,12 @@
  *
  *   bench-<allocator> <scenario> [key=value ...]
  *
- * scenarios: info, pair, sweep, mixed, frag, handoff, threads, zonelock
- * (see bench/threads.c,
- * and bench/handoff.c for what each measures and which keys it reads).
+ * scenarios: info, pair, sweep, mixed, frag, handoff (see bench/scenarios.c
+ * and bench/handoff.c for what each measures and which keys it reads),
+ * threads and zonelock (bench/threads.c), kpair and workload (small
+ * objects, bench/small.c).
  * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
- * present=0|1.
+ * present=0|1, threads, work.
  *
  * The process pins itself to one CPU (BENCH_CPU, default the last one) so
  * that the timed loops are not migrated half way through.
@@ -126,10 +127,12 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->seed = number(argv[i], val);
 		else if (!strcmp(argv[i], "order"))
 			o->order = (int)number(argv[i], val);
-		else if (!strcmp(argv[i], "present"))
-			o->present = number(argv[i], val);
 		else if (!strcmp(argv[i], "threads"))
 			o->threads = (unsigned int)number(argv[i], val);
+		else if (!strcmp(argv[i], "work"))
+			o->work = val;
+		else if (!strcmp(argv[i], "present"))
+			o->present = number(argv[i], val);
 		else if (!strcmp(argv[i], "cross"))
 			o->cross = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
@@ -152,7 +155,8 @@ static const struct {
 	{"pair", bench_pair},	    {"sweep", bench_sweep},
 	{"mixed", bench_mixed},	    {"frag", bench_frag},
 	{"handoff", bench_handoff}, {"threads", bench_threads},
-	{"zonelock", bench_zonelock},
+	{"zonelock", bench_zonelock}, {"kpair", bench_kpair},
+	{"workload", bench_workload},
 };
 
 int main(int argc, char **argv)
@@ -165,10 +169,11 @@ int main(int argc, char **argv)
 		.gib = 1,
 		.seed = 20240607,
 		.order = -1,
+		.work = "",
 	};
 
 	if (argc < 2)
-		bench_die("usage: %s info|pair|sweep|mixed|frag|handoff "
+		bench_die("usage: %s info|pair|sweep|mixed|frag|handoff|kpair|workload "
 			  "[key=value ...]",
 			  argv[0]);
 	parse(&o, argc, argv);

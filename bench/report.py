@@ -25,6 +25,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = ["glibc", "jemalloc", "mimalloc"]
 BUDDIES = ["buddy", "buddy-o15"]
 ALL = BUDDIES + PEERS
+SMALL = ["buddy"] + PEERS
+SIZES = [8 << k for k in range(10)]
+WORKS = ["larson", "xmalloc", "alloc-test", "cache-scratch", "glibc-simple",
+         "mstress"]
 QEMU_BEGIN = "<!-- bench-qemu:begin -->"
 QEMU_END = "<!-- bench-qemu:end -->"
 
@@ -296,6 +300,81 @@ class Report:
                       "pages kept", "bytes beyond 1 per page, in all",
                       "bytes per page"], rows)
 
+    # ---- small objects (bench/small.c) --------------------------------
+
+    def sname(self, a):
+        return "buddyboot kmalloc" if a == "buddy" else self.name(a)
+
+    def small_pair(self):
+        rows = []
+        for size in SIZES:
+            row = ["%d" % size]
+            for a in SMALL:
+                row.append(cell(self.r.get(a, "kpair", "size", size,
+                                           "pair_ns")))
+            b = self.r.median("buddy", "kpair", "size", size, "pair_ns")
+            for a in PEERS:
+                row.append(ratio(self.r.median(a, "kpair", "size", size,
+                                               "pair_ns"), b))
+            rows.append(row)
+        return table(["bytes"] + [self.sname(a) + ", ns" for a in SMALL] +
+                     ["%s vs buddyboot" % a for a in PEERS], rows) + \
+            "\n\n" + self.commands("kpair")
+
+    def small_workloads(self):
+        rows = []
+        for work in WORKS:
+            row = [work]
+            for a in SMALL:
+                row.append(cell(self.r.get(a, "workload", work, 2,
+                                           "time_ms")))
+            pages = self.r.median("buddy", "workload", work, 2,
+                                  "peak_pages_kib")
+            row.append("–" if pages is None else "{:,.0f}".format(pages))
+            for a in SMALL:
+                rss = self.r.median(a, "workload", work, 2, "peak_rss_kib")
+                row.append("–" if rss is None else "{:,.0f}".format(rss))
+            rows.append(row)
+        return table(["workload (2 threads)"] +
+                     [self.sname(a) + ", ms" for a in SMALL] +
+                     ["buddyboot: pages taken, KiB"] +
+                     ["%s: peak RSS added, KiB" % self.sname(a)
+                      for a in SMALL], rows) + \
+            "\n\n" + self.commands("workload")
+
+    def small_targets(self, rows):
+        worst = None
+        for size in SIZES:
+            b = self.r.median("buddy", "kpair", "size", size, "pair_ns")
+            if b is not None and size <= 256 and (worst is None or
+                                                  b > worst[0]):
+                worst = (b, size)
+        if worst is None:
+            rows.append(("kmalloc+kfree ≤ 3 ns up to 256 bytes",
+                         "not measured", "**not measured**"))
+        else:
+            b, size = worst
+            rows.append(("kmalloc+kfree ≤ 3 ns up to 256 bytes (slowest: "
+                         "%d bytes)" % size, "%.2f ns" % b, "met" if b <= 3
+                         else "**missed** by %.2f ns (%.2f× the target)" %
+                         (b - 3, b / 3)))
+        self.faster(rows, "kpair", "size", "pair_ns",
+                    "kmalloc+kfree faster than glibc, jemalloc and mimalloc "
+                    "at every size, 8 to 4096 bytes", "buddy", "size")
+        for work in WORKS:
+            self.faster(rows, "workload", work, "time_ms",
+                        "%s (2 threads): faster than every peer" % work,
+                        "buddy", None)
+            b = self.r.median("buddy", "workload", work, 2, "peak_pages_kib")
+            m = self.r.median("mimalloc", "workload", work, 2,
+                              "peak_rss_kib")
+            if b is None or m is None:
+                continue
+            rows.append(("%s: peak memory ≤ mimalloc's" % work,
+                         "%.0f KiB taken vs %.0f KiB RSS" % (b, m),
+                         "met" if b <= m else "**missed**: %.1f× mimalloc's"
+                         % (b / max(m, 1))))
+
     # ---- the verdicts -------------------------------------------------
 
     def targets(self):
@@ -387,14 +466,17 @@ class Report:
                     "faster than all three: order-0 pair, used heap")
         self.faster(rows, "mixed", "seed", "op_ns",
                     "faster than all three: mixed workload")
+        self.small_targets(rows)
         return table(["target", "measured", "verdict"], rows)
 
-    def faster(self, rows, scen, var, metric, what):
-        """Worst peer/buddyboot ratio over orders; met when above 1."""
+    def faster(self, rows, scen, var, metric, what, ref=None, unit="order"):
+        """Worst peer/buddyboot ratio over orders (or sizes, with @ref the
+        one buddyboot program measured); met when above 1."""
         worst = None
         for a in PEERS:
             for o in self.r.orders(a, scen, var, metric):
-                b = self.r.median(self.ref(max(o, 0)), scen, var, o, metric)
+                b = self.r.median(ref or self.ref(max(o, 0)), scen, var, o,
+                                  metric)
                 p = self.r.median(a, scen, var, o, metric)
                 if b is None or p is None:
                     continue
@@ -404,7 +486,7 @@ class Report:
             rows.append((what, "not measured", "**not measured**"))
             return
         r, a, o = worst
-        where = "" if o < 0 else " at order %d" % o
+        where = "" if o < 0 or unit is None else " at %s %d" % (unit, o)
         shown = "closest: %s%s, %.2f× buddyboot's time" % (a, where, r)
         rows.append((what, shown, "met" if r > 1 else
                      "**missed**: %s is %.0f%% faster%s" %
@@ -482,6 +564,8 @@ def main():
         "pair_orders": rep.pair_orders, "mixed": rep.mixed,
         "frag": rep.frag, "handoff": rep.handoff, "metadata": rep.metadata,
         "threads": rep.threads, "zonelock": rep.zonelock,
+        "small_pair": rep.small_pair,
+        "small_workloads": rep.small_workloads,
     }
     doc = open(os.path.join(HERE, "performance.md.in")).read()
     for key, fn in sections.items():

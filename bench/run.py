@@ -23,17 +23,23 @@ import time
 
 ALLOCATORS = ["buddy", "buddy-o15", "glibc", "jemalloc", "mimalloc"]
 BUDDIES = ["buddy", "buddy-o15"]
+SMALL = ["buddy", "glibc", "jemalloc", "mimalloc"]
+WORKS = ["larson", "xmalloc", "alloc-test", "cache-scratch", "glibc-simple",
+         "mstress"]
 
 # The sizes of a run: full, QUICK=1, and a seconds-long check of the
 # programs and the report (bench/smoke.sh).
 PLANS = {
     "full": dict(reps=11, pair_iters=2000000, order_iters=200000,
+                small_iters=2000000, work_iters=2000000,
                 blocks=256, batch_ops=4096, mixed_ops=200000,
                 frag_pages=[4096, 65536, 262144], handoff_gib=[1, 4, 16, 64]),
     "quick": dict(reps=5, pair_iters=500000, order_iters=50000,
+                  small_iters=500000, work_iters=500000,
                blocks=128, batch_ops=1024, mixed_ops=50000,
                frag_pages=[4096, 32768], handoff_gib=[1, 16, 64]),
     "smoke": dict(reps=2, pair_iters=20000, order_iters=2000,
+                  small_iters=5000, work_iters=5000,
                   blocks=16, batch_ops=32, mixed_ops=2000,
                   frag_pages=[256], handoff_gib=[1]),
 }
@@ -66,6 +72,14 @@ def commands(mode):
         cmds += [(a, ["frag", reps, "pages=%d" % pages,
                       "blocks=%d" % p["blocks"], "iters=%d" % p["batch_ops"]])
                  for a in ALLOCATORS]
+    # Small objects: kmalloc/kfree against malloc/free, and the workloads
+    # (bench/small.c), each in a process of its own.
+    cmds += [(a, ["kpair", reps, "iters=%d" % p["small_iters"]])
+             for a in SMALL]
+    for work in WORKS:
+        for _ in range(3 if mode != "smoke" else 1):
+            cmds += [(a, ["workload", "work=" + work, "threads=2",
+                          "iters=%d" % p["work_iters"]]) for a in SMALL]
     # The hand-off happens once per process: one process per sample.
     for gib in p["handoff_gib"]:
         for _ in range(p["reps"]):

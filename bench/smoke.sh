@@ -84,7 +84,8 @@ result $? "the report and both plots are made" "$log"
 msg=""
 for want in "| 15 (128 MiB) |" "hand-off of 64 GiB" "metadata ≤ 1 byte" \
 	"order-0 alloc+free pair ≤ 10 ns" "fragmented heap within 3×" \
-	"faster than glibc, jemalloc and mimalloc at every order"; do
+	"faster than glibc, jemalloc and mimalloc at every order" \
+	"kmalloc+kfree ≤ 3 ns up to 256 bytes" "| larson |"; do
 	grep -qF "$want" "$OUT/performance.md" 2>/dev/null || msg="$msg missing: $want;"
 done
 [ -z "$msg" ]; result $? "the report has every order and every target" "$msg"

@@ -9,7 +9,7 @@
  *             variant "crossN", every free a remote one. Emitted: ns per
  *             pair as each thread sees it (the slowest thread's time over
  *             its pairs), so per-thread throughput at N threads compares
- *             directly with 1.
+ *             directly with 1. The process is unpinned first.
  *   zonelock  buddyboot only: a steady state of order-0 allocations and
  *             frees at random over @blocks slots, after a warm-up of as
  *             many operations; emitted: zone-lock acquisitions per 1000
@@ -120,6 +120,8 @@ int bench_threads(const struct bench_opts *o)
 		bench_die("threads: cross=1 needs two threads at least");
 	snprintf(variant, sizeof(variant), "%s%u", o->cross ? "cross" : "pair",
 		 n);
+	/* Each thread may have a core of its own, as a CPU does. */
+	bench_unpin();
 	base = bench_fresh_heap((unsigned long)n * RING * 2 << o->order);
 	for (unsigned int rep = 0; rep <= o->reps; rep++) {
 		uint64_t slowest = 0;

@@ -55,6 +55,7 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 		     unsigned long boot_cpu)
 {
 	int err = boot_cpus_init(proto, info, boot_cpu, &boot_cpus);
+	uint64_t start;
 
 	if (err)
 		boot_refuse("the CPU list in the %s cannot be read (error %d)",
@@ -63,14 +64,17 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 	       "beyond NR_CPUS=%d\n", boot_cpus.nr, boot_cpu,
 	       boot_cpus.boot_cpu_found ? "" : ", not listed",
 	       boot_cpus.nr_unusable, boot_cpus.nr_over, NR_CPUS);
+	start = arch_counter();
 	smp_init(&boot_cpus);
 	/* The per-CPU pagesets' batch and high for the CPUs now online. */
 	setup_per_cpu_pageset();
 	selftest_boot_state.counter_smp_online = arch_counter();
 	printk("smp: %u CPUs online, %llu counter ticks after boot_main()'s "
-	       "entry\n", num_online_cpus(),
+	       "entry, %llu of them in smp_init()\n", num_online_cpus(),
 	       (unsigned long long)(selftest_boot_state.counter_smp_online -
-				    selftest_boot_state.counter_entry));
+				    selftest_boot_state.counter_entry),
+	       (unsigned long long)(selftest_boot_state.counter_smp_online -
+				    start));
 }
 
 void boot_main(enum boot_protocol proto, phys_addr_t info,

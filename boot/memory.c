@@ -99,44 +99,6 @@ static const char *refusal_kind(int err)
 	}
 }
 
-/*
- * The EFI map lists what is not RAM with a reason (runtime services, ACPI
- * NVS, MMIO, ...); memblock never sees those, so say here why.
- */
-static void print_not_ram(const struct boot_memmap *map)
-{
-	for (unsigned int i = 0; i < map->cnt; i++)
-		if (map->ranges[i].kind == BOOT_RANGE_IGNORED)
-			printk("not RAM: [%#llx-%#llx) %s\n",
-			       (unsigned long long)map->ranges[i].base,
-			       (unsigned long long)(map->ranges[i].base +
-						    map->ranges[i].size),
-			       map->ranges[i].reason);
-}
-
-#ifdef CONFIG_EFI_DUMP
-/*
- * The blob as hex, 32 bytes a line, for tests/fixtures/efi/capture.sh:
- * the firmware's own map becomes a host fixture. Only in images built
- * with EFI_DUMP=1 (mk/efi.mk).
- */
-static void dump_efi_info(phys_addr_t info, size_t size)
-{
-	const uint8_t *p = phys_to_virt(info);
-	char line[2 * 32 + 1];
-
-	for (size_t at = 0; at < size; at += 32) {
-		size_t n = MIN(size - at, (size_t)32);
-
-		for (size_t i = 0; i < n; i++) {
-			line[2 * i] = "0123456789abcdef"[p[at + i] >> 4];
-			line[2 * i + 1] = "0123456789abcdef"[p[at + i] & 15];
-		}
-		line[2 * n] = '\0';
-		printk("efi-dump: %s\n", line);
-	}
-}
-#endif
 
 phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
 {
@@ -150,24 +112,6 @@ phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
 	return 0;
 }
 
-/*
- * Under EFI the device tree sits in memory the map calls RAM (boot
- * services data, on AAVMF): it is reserved, read-only and in place, like
- * a DTB handed over directly.
- */
-static int reserve_efi_fdt(enum boot_protocol proto, phys_addr_t info)
-{
-	phys_addr_t fdt = proto == BOOT_PROTO_EFI ? boot_info_fdt(proto, info)
-						  : 0;
-	uint32_t size = fdt ? fdt_header_totalsize(phys_to_virt(fdt)) : 0;
-
-	if (fdt && !size)
-		pr_warn("efi: no device tree magic at %#llx; not reserved\n",
-			(unsigned long long)fdt);
-	return size ? boot_reserve(fdt, size, "device tree blob (EFI "
-				   "configuration table)") : 0;
-}
-
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 {
 	struct boot_memmap map;
@@ -179,15 +123,12 @@ void boot_memory_init(enum boot_protocol proto, phys_addr_t info)
 	if (err)
 		boot_refuse("%s: %s", refusal_kind(err), map.error);
 	if (proto == BOOT_PROTO_EFI)
-		print_not_ram(&map);
-#ifdef CONFIG_EFI_DUMP
-	if (proto == BOOT_PROTO_EFI)
-		dump_efi_info(info, map.info_size);
-#endif
+		efi_boot_report(info, &map);
 
 	err = bootmem_apply(&map);
 	err = err ?: boot_reserve(info, map.info_size, what);
-	err = err ?: reserve_efi_fdt(proto, info);
+	if (proto == BOOT_PROTO_EFI)
+		err = err ?: efi_boot_reserve(info);
 	err = err ?: boot_reserve(virt_to_phys(_start), _end - _start,
 				  "kernel image");
 	err = err ?: boot_reserve_policy(virt_to_phys(__boot_stack_bottom),

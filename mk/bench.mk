@@ -24,7 +24,7 @@ BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 # host.mk, read before this file, lists the memory core's sources.
 BENCH_MM_SRCS	:= $(LIBMM_SRCS)
 BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
-		   bench/threads.c
+		   bench/threads.c bench/small.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
 
 # Per program: extra sources, flags, libraries.

@@ -11,8 +11,8 @@
 #                  Python program (scripts/lint/lint.sh);
 #                - (mk/efi.mk) each target's EFI image has consistent
 #                  PE32+ headers (scripts/efi/check-images.sh);
-#   make check-paths   every repository path a comment or a doc names
-#                  exists (scripts/lint/check-paths.py).
+#                - every repository path a comment or a doc names exists
+#                  (scripts/lint/check-paths.py).
 #
 # Each prints KTAP and is registered as a suite for the runner. The
 # packages they need are installed (or named) first, as for `make test`.
@@ -22,12 +22,13 @@ HOST_PACKAGES	+= $(CHECK_PACKAGES)
 
 CHECK_SUITES	:= check-coccinelle=scripts/coccinelle/check.sh \
 		   check-mm-build=tests/host/mm/build-checks.sh \
-		   check-lint=scripts/lint/lint.sh
+		   check-lint=scripts/lint/lint.sh \
+		   check-paths=scripts/lint/check-paths.py
 TEST_SUITES	+= $(CHECK_SUITES)
 
 .PHONY: check check-coccinelle check-mm-build check-lint check-paths
 
-## check: Coccinelle, mm/ build promises, shellcheck and pyflakes
+## check: Coccinelle, mm/ build promises, shellcheck, pyflakes, named paths
 check:
 	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
 	$(Q)$(BBTEST) test $(addprefix --suite ,$(CHECK_SUITES))

@@ -58,8 +58,9 @@ $(error MAX_PAGE_ORDER=$(MAX_PAGE_ORDER) is not a decimal number; write the orde
 endif
 endif
 
-ifneq ($(shell echo '$(NR_CPUS)' | grep -Ex '[0-9]+'),$(NR_CPUS))
-$(error NR_CPUS=$(NR_CPUS) is not a whole number)
+# As MAX_PAGE_ORDER: the compiler would read NR_CPUS=010 as 8.
+ifneq ($(shell echo '$(NR_CPUS)' | grep -Ex '[1-9][0-9]*'),$(NR_CPUS))
+$(error NR_CPUS=$(NR_CPUS) is not a decimal number; write it in decimal digits without a leading zero, e.g. NR_CPUS=64)
 endif
 
 ifneq ($(FAULT),)

@@ -2,6 +2,7 @@
 # partition, as a PC or an arm64 server does.
 #
 #   make run ARCH=x86_64 BOOT=efi
+#   make run ARCH=aarch64 BOOT=uboot-efi
 #
 # The firmware (OVMF on x86_64) finds the removable-media default,
 # EFI/BOOT/BOOT<ARCH>.EFI, on a FAT disk and starts it; the image's
@@ -19,17 +20,23 @@
 #   EFI_IMAGE_FROM    an image that is an EFI application already
 #                     (aarch64: the Image, with its PE header), copied.
 #
+# BOOT=uboot-efi: Debian's U-Boot for QEMU (a target's QEMU_UBOOT_ARGS,
+# mk/uboot.mk) as the firmware instead: its distro boot finds no boot.scr
+# on the same system partition and runs EFI/BOOT/BOOT<arch>.EFI with
+# bootefi, handing over its own device tree. Nothing is typed.
+#
 # The system partition is a FAT file system made without root (dosfstools,
-# mtools), 32 MiB, with no partition table: UEFI reads a whole-disk FAT
-# as removable media does. QEMU opens it read-only, so that several
-# configurations may boot the same image at once.
+# mtools), 32 MiB, in one MBR partition (mkfs.vfat --mbr: U-Boot's distro
+# boot scans partition 1; EDK2 reads it as well). QEMU opens it read-only,
+# so that several configurations may boot the same image at once.
 
 EFI_DIR		:= $(BUILD_DIR)/efi
 EFI_IMAGE	:= $(EFI_DIR)/$(EFI_IMAGE_NAME)
 EFI_ESP		:= $(BUILD_DIR)/efi-esp.img
 EFI_ESP_KIB	:= 32768
 
-BOOTS		+= $(if $(QEMU_EFI_ARGS),efi)
+BOOTS		+= $(if $(QEMU_EFI_ARGS),efi) \
+		   $(if $(and $(QEMU_UBOOT_ARGS),$(EFI_IMAGE_NAME)),uboot-efi)
 
 ifneq ($(EFI_IMAGE_NAME),)
 ARCH_IMAGES	+= $(EFI_IMAGE)
@@ -46,6 +53,73 @@ RUN_PACKAGES	+= $(EFI_PACKAGES) dosfstools mtools
 QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
 		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \
 		  -device virtio-blk-pci,drive=esp
+endif
+
+# BOOT=grub-efi: the firmware starts GRUB for UEFI (a target's
+# GRUB_EFI_FORMAT and GRUB_EFI_CFG), which chainloads the same EFI image
+# from /EFI/buddyboot/buddyboot.efi on the same kind of system partition.
+# BOOT=grub-efi-mb2: the same, with a GRUB_EFI_MB2_CFG that loads the
+# kernel ELF from /boot/buddyboot.elf with multiboot2.
+BOOTS		+= $(if $(and $(QEMU_EFI_ARGS),$(GRUB_EFI_FORMAT)),grub-efi) \
+		   $(if $(and $(QEMU_EFI_ARGS),$(GRUB_EFI_MB2_CFG)),grub-efi-mb2)
+GRUB_EFI_ESP	:= $(BUILD_DIR)/grub-efi-esp.img
+GRUB_EFI_MB2_ESP := $(BUILD_DIR)/grub-efi-mb2-esp.img
+
+$(foreach b,grub-efi grub-efi-mb2,$(if $(filter $(b),$(BOOT)),\
+  $(eval ARCH_IMAGES += $(if $(filter grub-efi,$(b)),$(GRUB_EFI_ESP),$(GRUB_EFI_MB2_ESP)))\
+  $(eval RUN_PACKAGES += $(EFI_PACKAGES) grub-efi-amd64-bin dosfstools mtools)))
+ifeq ($(BOOT),grub-efi)
+QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
+		  -drive file=$(GRUB_EFI_ESP),format=raw,if=none,id=esp,readonly=on \
+		  -device virtio-blk-pci,drive=esp
+endif
+ifeq ($(BOOT),grub-efi-mb2)
+QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
+		  -drive file=$(GRUB_EFI_MB2_ESP),format=raw,if=none,id=esp,readonly=on \
+		  -device virtio-blk-pci,drive=esp
+endif
+
+# $(call grub_efi,image,cfg): a standalone GRUB for UEFI with that cfg
+define grub_efi
+$(1): $(2)
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  GRUB    $$@"
+	$(Q)$$(call efi_need,grub-mkstandalone)
+	$(Q)grub-mkstandalone -O $(GRUB_EFI_FORMAT) --locales= --fonts= \
+		--themes= -o $$@ "boot/grub/grub.cfg=$(2)"
+endef
+$(if $(GRUB_EFI_CFG),$(eval $(call grub_efi,$(EFI_DIR)/grub.efi,$(GRUB_EFI_CFG))))
+$(if $(GRUB_EFI_MB2_CFG),$(eval $(call grub_efi,$(EFI_DIR)/grub-mb2.efi,$(GRUB_EFI_MB2_CFG))))
+
+$(GRUB_EFI_ESP): $(EFI_IMAGE) $(EFI_DIR)/grub.efi
+	$(Q)echo "  ESP     $@"
+	$(Q)$(call efi_need,mkfs.vfat)
+	$(Q)$(call efi_need,mcopy)
+	$(Q)rm -f $@.tmp
+	$(Q)mkfs.vfat --mbr=y -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
+	$(Q)mmd -i $@.tmp ::EFI ::EFI/BOOT ::EFI/buddyboot
+	$(Q)mcopy -i $@.tmp $(EFI_DIR)/grub.efi ::EFI/BOOT/$(EFI_IMAGE_NAME)
+	$(Q)mcopy -i $@.tmp $(EFI_IMAGE) ::EFI/buddyboot/buddyboot.efi
+	$(Q)mv $@.tmp $@
+
+$(GRUB_EFI_MB2_ESP): $(KERNEL_ELF) $(EFI_DIR)/grub-mb2.efi
+	$(Q)echo "  ESP     $@"
+	$(Q)$(call efi_need,mkfs.vfat)
+	$(Q)$(call efi_need,mcopy)
+	$(Q)rm -f $@.tmp
+	$(Q)mkfs.vfat --mbr=y -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
+	$(Q)mmd -i $@.tmp ::EFI ::EFI/BOOT ::boot
+	$(Q)mcopy -i $@.tmp $(EFI_DIR)/grub-mb2.efi ::EFI/BOOT/$(EFI_IMAGE_NAME)
+	$(Q)mcopy -i $@.tmp $(KERNEL_ELF) ::boot/buddyboot.elf
+	$(Q)mv $@.tmp $@
+
+ifeq ($(BOOT),uboot-efi)
+ARCH_IMAGES	+= $(EFI_ESP)
+RUN_PACKAGES	+= u-boot-qemu dosfstools mtools
+QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))
+QEMU_KERNEL_ARGS = $(QEMU_UBOOT_ARGS) \
+		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \
+		  -device virtio-blk-device,drive=esp
 endif
 
 ifneq ($(EFI_STUB_SRCS),)
@@ -94,15 +168,14 @@ $(EFI_IMAGE): $(EFI_IMAGE_FROM)
 endif
 
 efi_need	= command -v $(1) >/dev/null || { echo "error: building $@ \
-		  needs $(1): apt-get install dosfstools mtools (or make \
-		  deps)" >&2; exit 1; }
+		  needs $(1): make deps installs it" >&2; exit 1; }
 
 $(EFI_ESP): $(EFI_IMAGE)
 	$(Q)echo "  ESP     $@"
 	$(Q)$(call efi_need,mkfs.vfat)
 	$(Q)$(call efi_need,mcopy)
 	$(Q)rm -f $@.tmp
-	$(Q)mkfs.vfat -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
+	$(Q)mkfs.vfat --mbr=y -n BUDDYBOOT -C $@.tmp $(EFI_ESP_KIB) >/dev/null
 	$(Q)mmd -i $@.tmp ::EFI ::EFI/BOOT
 	$(Q)mcopy -i $@.tmp $< ::EFI/BOOT/$(EFI_IMAGE_NAME)
 	$(Q)mv $@.tmp $@

@@ -15,7 +15,7 @@
 # physical memory) and tools/memmap/*.c compile through its pattern rules
 # into build/host/<variant>/ and link with that variant's libmm.a.
 
-BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c boot/cpus.c boot/acpi_phys.c,$(sort $(wildcard boot/*.c)))
+BOOT_HOST_SRCS	:= $(filter-out boot/main.c boot/memory.c boot/cpus.c boot/acpi_phys.c boot/efi_boot.c,$(sort $(wildcard boot/*.c)))
 MEMMAP_SRCS	:= $(BOOT_HOST_SRCS) $(sort $(wildcard tools/memmap/*.c))
 BOOT_TEST_LIB	:= tests/host/boot/boot_test.c tests/host/boot/fdt_builder.c \
 		   tests/host/mm/harness.c

@@ -6,8 +6,11 @@
 #= TIMEOUT=<s>       seconds before `make run` calls the guest hung
 #=                   (default QEMU_TIMEOUT from arch.mk; 0: never)
 #= GDB_PORT=<port>   the gdb stub of `make debug` (default 1234)
-#= BOOT=direct|uboot|grub|efi  how the image is loaded: QEMU's -kernel
-#=                   (default), U-Boot (riscv64, aarch64), GRUB or EFI
+#= BOOT=direct|uboot|grub|efi|grub-efi[-mb2]|uboot-efi  how the image is loaded:
+#=                   QEMU's -kernel (default), U-Boot (riscv64, aarch64),
+#=                   GRUB, UEFI firmware (x86_64: OVMF, aarch64: AAVMF),
+#=                   GRUB for UEFI's chainloader or multiboot2 (x86_64), U-Boot's
+#=                   bootefi (aarch64, riscv64)
 #=                   (make print-boots ARCH=... lists a target's)
 #
 # QEMU_CMD is the only QEMU command line: `make run`, `make debug` and the

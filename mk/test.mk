@@ -25,7 +25,11 @@ RUNNER_SUITES	:= check-runner=tests/runner/check_runner.py \
 		   runner-unit=tests/runner/test_runner.py
 TEST_SUITES	:= $(RUNNER_SUITES) $(TEST_SUITES)
 
-BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') --jobs $(JOBS)
+# check-runner builds and boots a few dozen images (some wait out a hang,
+# some boot through a loader): on a loaded 2-core machine that takes longer
+# than the 300 s any other suite gets.
+BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') --jobs $(JOBS) \
+		  --suite-budget check-runner=1200
 
 .PHONY: test test-qemu check-runner print-arches
 

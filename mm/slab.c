@@ -40,26 +40,54 @@ static int slab_ready_flag;
 static bool slab_hook_registered;	/* slab_caches_lock */
 
 /*
- * The page allocator is called through one lock of our own: it is not
- * safe on several CPUs at once until it has its zone lock.
+ * Where slabs live: one bit per SLAB_SIZE of physical memory from
+ * slab_phys_lo, set while a slab starts there (atomic OR and AND; read
+ * relaxed). kfree() asks it before it reads anything at a slab's address.
+ * Made by kmem_cache_init(); without it (no block large enough for the
+ * span of RAM) the struct page of the slab's first page is asked instead.
  */
-static DEFINE_SPINLOCK(slab_pages_lock);
+static unsigned long *slab_bases;
+static unsigned long slab_nr_bases;
+static phys_addr_t slab_phys_lo;
 
-struct page *slab_alloc_pages(gfp_t gfp, unsigned int order)
+#define SLAB_SHIFT	(PAGE_SHIFT + SLAB_ORDER)
+
+static void slab_bases_init(void)
 {
+	const struct page_allocator *pa = &page_allocator;
+	const struct mem_section *first, *last;
+	phys_addr_t lo, hi;
 	struct page *page;
+	int order;
 
-	spin_lock(&slab_pages_lock);
-	page = alloc_pages(gfp, order);
-	spin_unlock(&slab_pages_lock);
-	return page;
+	if (slab_bases || !pa->nr_sections)
+		return;
+	first = &pa->sections[0];
+	last = &pa->sections[pa->nr_sections - 1];
+	lo = PFN_PHYS((first->section << PFN_SECTION_SHIFT) + first->lo);
+	hi = PFN_PHYS((last->section << PFN_SECTION_SHIFT) + last->hi);
+	lo &= ~(phys_addr_t)(SLAB_SIZE - 1);
+	slab_nr_bases = (unsigned long)((hi - lo) >> SLAB_SHIFT) + 1;
+	order = get_order(ALIGN_UP(slab_nr_bases, 64) / 8);
+	if (order > MAX_PAGE_ORDER)
+		return;
+	page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)order);
+	if (!page)
+		return;
+	slab_phys_lo = lo;
+	smp_store_release(&slab_bases, (unsigned long *)page_address(page));
 }
 
-void slab_free_pages(struct page *page, unsigned int order)
+static void slab_bases_mark(const struct slab *s, bool live)
 {
-	spin_lock(&slab_pages_lock);
-	__free_pages(page, order);
-	spin_unlock(&slab_pages_lock);
+	unsigned long i = (unsigned long)((virt_to_phys(s) - slab_phys_lo) >> SLAB_SHIFT);
+
+	if (!slab_bases)
+		return;
+	if (live)
+		__atomic_fetch_or(&slab_bases[i / 64], 1UL << (i % 64), __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&slab_bases[i / 64], ~(1UL << (i % 64)), __ATOMIC_RELEASE);
 }
 
 /* ---- the state word ------------------------------------------------ */
@@ -132,7 +160,7 @@ refuse(const char *fn, const void *p, const struct kmem_cache *cache,
 
 static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 {
-	struct page *page = slab_alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN,
+	struct page *page = alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN,
 					     SLAB_ORDER);
 	unsigned long *rmap;
 	struct slab *s;
@@ -159,6 +187,7 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 			slab_debug_init_object(cache, slab_object(s, i));
 	}
 	s->check = SLAB_MAGIC ^ (uintptr_t)s;
+	slab_bases_mark(s, true);
 	slab_list_init(&s->list);
 	spin_lock(&cache->lock);
 	slab_list_add(&s->all, &cache->slabs);
@@ -174,8 +203,9 @@ static void slab_free_slab(struct kmem_cache *cache, struct slab *s)
 	slab_list_del(&s->all);
 	cache->nr_slabs--;
 	s->check = 0;
+	slab_bases_mark(s, false);
 	spin_unlock(&cache->lock);
-	slab_free_pages(virt_to_page(s), SLAB_ORDER);
+	__free_pages(virt_to_page(s), SLAB_ORDER);
 }
 
 /*
@@ -380,8 +410,10 @@ static bool slab_find_free(struct slab *s)
 	return false;
 }
 
+/* @shift: log2 of the stride when the caller knows it, else cache->shift. */
 static __always_inline void *slab_take_object(struct kmem_cache *cache,
-					      struct slab *s, gfp_t gfp)
+					      struct slab *s, gfp_t gfp,
+					      unsigned int shift)
 {
 	unsigned int w = s->cursor;
 	unsigned long bits = READ_ONCE(s->map[w]);
@@ -393,7 +425,7 @@ static __always_inline void *slab_take_object(struct kmem_cache *cache,
 	WRITE_ONCE(s->map[w], bits & (bits - 1));
 	s->inuse++;
 	idx = (unsigned long)w * 64 + (unsigned long)__builtin_ctzl(bits);
-	obj = s->obj0 + (cache->shift ? idx << cache->shift : idx * cache->size);
+	obj = s->obj0 + (shift ? idx << shift : idx * cache->size);
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_alloc(cache, obj);
 	if (unlikely(gfp & __GFP_ZERO))
@@ -436,7 +468,7 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 		c->slab = s;
 		slab_find_free(s);
 take:
-		obj = slab_take_object(cache, s, gfp);
+		obj = slab_take_object(cache, s, gfp, cache->shift);
 		if (obj)
 			return obj;
 	}
@@ -448,7 +480,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *cache, gfp_t gfp)
 	void *obj;
 
 	if (likely(s)) {
-		obj = slab_take_object(cache, s, gfp);
+		obj = slab_take_object(cache, s, gfp, cache->shift);
 		if (likely(obj))
 			return obj;
 	}
@@ -527,9 +559,21 @@ static __always_inline void slab_free(struct kmem_cache *cache, struct slab *s,
  */
 static __always_inline struct slab *slab_lookup(const void *p)
 {
+	unsigned long *bases = smp_load_acquire(&slab_bases);
 	struct page *page;
 	struct slab *s;
 
+	if (likely(bases)) {
+		unsigned long i = (unsigned long)((virt_to_phys(p) - slab_phys_lo) >>
+						  SLAB_SHIFT);
+
+		if (unlikely(i >= slab_nr_bases ||
+			     !(__atomic_load_n(&bases[i / 64], __ATOMIC_ACQUIRE) &
+			       (1UL << (i % 64)))))
+			return NULL;
+		s = slab_base(p);
+		return likely(slab_header_ok(s)) ? s : NULL;
+	}
 	if (unlikely(!(virt_to_phys(p) & (PAGE_SIZE - 1)))) {
 		page = virt_to_page(p);
 		if (!page || page->state != PG_TAIL)
@@ -642,6 +686,7 @@ void kmem_cache_init(void)
 			smp_register_cpu_dead(slab_cpu_dead);
 			slab_hook_registered = true;
 		}
+		slab_bases_init();
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);
@@ -881,8 +926,21 @@ static __always_inline unsigned int kmalloc_index(size_t size)
 
 void *kmalloc(size_t size, gfp_t gfp)
 {
-	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
+		unsigned int idx = kmalloc_index(size);
+		struct slab *s = this_cpu_ptr(&slab_pcpu)->c[idx].slab;
+		void *obj;
+
+		/* Class idx's stride: its size, twice that with red zones. */
+		if (likely(s)) {
+			obj = slab_take_object(&kmalloc_caches[idx], s, gfp,
+					       idx + KMALLOC_SHIFT_LOW +
+						       (CONFIG_SLAB_DEBUG ? 1 : 0));
+			if (likely(obj))
+				return obj;
+		}
+		return slab_alloc_slow(&kmalloc_caches[idx], gfp);
+	}
 	if (!size)
 		return ZERO_SIZE_PTR;
 	kmem_cache_init();
@@ -990,6 +1048,7 @@ void slab_reset_for_test(void)
 	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
 	memset(slab_slots, 0, sizeof(slab_slots));
 	slab_list_init(&slab_caches);
+	slab_bases = NULL;
 	smp_store_release(&slab_ready_flag, 0);
 	spin_unlock(&slab_caches_lock);
 	slab_large_reset();

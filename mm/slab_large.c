@@ -39,16 +39,16 @@ static bool large_record_init(void)
 		large_failed = true;
 		return false;
 	}
-	page = slab_alloc_pages(__GFP_ZERO | __GFP_NOWARN, 0);
+	page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, 0);
 	if (!page)
 		return false;
 	large_chunks = page_address(page);
 	for (unsigned long i = 0; i < large_nr_chunks; i++) {
-		page = slab_alloc_pages(__GFP_ZERO | __GFP_NOWARN, 0);
+		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, 0);
 		if (!page) {
 			while (i--)
-				slab_free_pages(virt_to_page(large_chunks[i]), 0);
-			slab_free_pages(virt_to_page(large_chunks), 0);
+				__free_pages(virt_to_page(large_chunks[i]), 0);
+			__free_pages(virt_to_page(large_chunks), 0);
 			large_chunks = NULL;
 			return false;
 		}
@@ -83,7 +83,7 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 		return NULL;
 	}
 	spin_unlock(&large_lock);
-	page = slab_alloc_pages(gfp, (unsigned int)order);
+	page = alloc_pages(gfp, (unsigned int)order);
 	if (!page)
 		return NULL;
 	spin_lock(&large_lock);
@@ -116,7 +116,7 @@ int kfree_large(const void *p, struct page *page)
 	large_pages -= 1UL << order;
 	spin_unlock(&large_lock);
 	(void)p;
-	slab_free_pages(page, order);
+	__free_pages(page, order);
 	return 1;
 }
 

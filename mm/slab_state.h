@@ -222,8 +222,4 @@ int kfree_large(const void *p, struct page *page);
 size_t ksize_large(struct page *page);
 void slab_large_reset(void);
 
-/* Pages for slabs and large blocks, through one lock (see slab.c). */
-struct page *slab_alloc_pages(gfp_t gfp, unsigned int order);
-void slab_free_pages(struct page *page, unsigned int order);
-
 #endif /* MM_SLAB_STATE_H */

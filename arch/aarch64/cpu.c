@@ -10,19 +10,19 @@
 #include <boot/efi.h>
 #include <lib/errno.h>
 #include "platform.h"
+#include "psci.h"
 #include "sysreg.h"
 
-#define MPIDR_AFFINITY	0xff00ffffffUL	/* Aff3, Aff2, Aff1, Aff0 */
 
 void aarch64_boot(phys_addr_t dtb) __noreturn;
 void aarch64_poweroff(unsigned long code) __noreturn;
-int aarch64_psci_call(unsigned long function);
 
 /*
  * The cycle counter PMCCNTR_EL0 when the CPU has a PMU, else the virtual
  * counter CNTVCT_EL0. QEMU runs PMCCNTR at 1 GHz of virtual time, so under
  * -icount shift=0 it advances by one per instruction, deterministically;
- * CNTVCT runs at 62.5 MHz, 16 times coarser.
+ * CNTVCT runs at 62.5 MHz, 16 times coarser. entry.S already reset and
+ * started PMCCNTR at the boot CPU's entry; the set-up here is idempotent.
  */
 static bool pmu_start_cycle_counter(void)
 {
@@ -50,12 +50,13 @@ uint64_t arch_counter(void)
 }
 
 /*
- * PSCI_VERSION through hvc when entered at EL1, smc when entered at EL2
- * (QEMU's conduit with virtualization=on; EL2 is ours, not a hypervisor).
+ * PSCI_VERSION, through the conduit aarch64_psci_call() picks (psci.h):
+ * before smp_init() read /psci, hvc when entered at EL1 and smc when
+ * entered at EL2 (QEMU's conduit with virtualization=on).
  */
 int arch_firmware_version(uint32_t *version)
 {
-	int ret = aarch64_psci_call(PSCI_VERSION);
+	int ret = aarch64_psci_call(PSCI_VERSION, 0, 0, 0);
 
 	if (ret < 0)
 		return -ENOENT;
@@ -90,9 +91,9 @@ void aarch64_boot(phys_addr_t dtb)
 	if (dtb && *(const volatile uint32_t *)phys_to_virt(dtb) ==
 	    EFI_BOOT_INFO_MAGIC)
 		boot_main(BOOT_PROTO_EFI, dtb,
-			  read_sysreg(mpidr_el1) & MPIDR_AFFINITY);
+			  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
 	if (!dtb && __builtin_bswap32(*ram) == FDT_MAGIC)
 		dtb = VIRT_RAM_BASE;
 	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb,
-		  read_sysreg(mpidr_el1) & MPIDR_AFFINITY);
+		  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
 }

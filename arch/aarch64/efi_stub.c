@@ -14,7 +14,8 @@ void aarch64_efi_enter_kernel(uint64_t info) __attribute__((noreturn));
 
 const uint64_t efi_arch_info_max = ~0ULL;
 
-efi_status_t efi_arch_prepare(struct efi_system_table *st)
+efi_status_t efi_arch_prepare(struct efi_system_table *st,
+			      const struct efi_boot_info *tables)
 {
 	efi_puts("buddyboot: running at ");
 	efi_put_hex((uint64_t)(uintptr_t)_start);

@@ -5,11 +5,12 @@
  * default) or EL2 (`-M virt,virtualization=on`, and most firmware):
  *   x0 = the DTB for an arm64 Image boot (Linux's protocol),
  *   x0 = 0 for an ELF -kernel: QEMU then put the DTB at the start of RAM.
- * Secondary CPUs stay off until asked through PSCI, so only one CPU ever
- * gets here.
+ * Secondary CPUs stay off until smp_init() starts them (PSCI CPU_ON or a
+ * spin table), at secondary.S, so only one CPU ever gets here.
  *
  * At EL2 the stub sets EL2 up so it stays out of the way (EL1 is AArch64,
- * no traps, no stage 2, the counters open to EL1) and drops to EL1. EL3
+ * no traps, no stage 2, the counters open to EL1) and drops to EL1
+ * (aarch64_el2_to_el1, which secondary CPUs entered at EL2 use too). EL3
  * (`secure=on`) is refused with a message.
  *
  * At EL1: SCTLR_EL1 to a known state (MMU off), clear BSS, then two
@@ -71,8 +72,9 @@ primary_entry:
 	adr_l	x1, aarch64_entry_el
 	str	w20, [x1]
 	cmp	x20, #2
-	b.eq	el2_setup
 	b.hi	el3_refuse
+	adr	x30, el1_setup
+	b.eq	aarch64_el2_to_el1
 
 el1_setup:
 	ldr	x0, =SCTLR_EL1_MMU_OFF
@@ -80,6 +82,24 @@ el1_setup:
 	/* Per-CPU offset 0: the boot CPU's copy is the section itself. */
 	msr	tpidr_el1, xzr
 	isb
+
+	/*
+	 * The cycle counter from 0, here, when the CPU has a PMU: so that
+	 * arch_counter() (cpu.c) counts from the boot CPU's entry, and under
+	 * -icount shift=0 gives the guest instructions since then.
+	 */
+	mrs	x0, id_aa64dfr0_el1
+	ubfx	x0, x0, #ID_AA64DFR0_PMUVER_SHIFT, #4
+	cbz	x0, 5f
+	cmp	x0, #0xf
+	b.eq	5f
+	msr	pmccfiltr_el0, xzr
+	mov	x0, #(1 << 31)		/* PMCNTEN_C: the cycle counter */
+	msr	pmcntenset_el0, x0
+	mov	x0, #(PMCR_E | PMCR_LC | PMCR_C)
+	msr	pmcr_el0, x0
+	isb
+5:
 
 	/* Relocate for where we run (relocate.S). */
 	bl	aarch64_self_relocate
@@ -109,8 +129,15 @@ el1_setup:
 	b	arch_halt
 	.cfi_endproc
 
-/* Configure EL2 to stay out of EL1's way, then eret to el1_setup. */
-el2_setup:
+/*
+ * aarch64_el2_to_el1 - configure EL2 to stay out of EL1's way, then eret
+ * to x30 at EL1 on SP_EL1, every exception masked. MMU off; uses no
+ * memory and no stack; clobbers x0 and x1. The boot CPU and every
+ * secondary CPU entered at EL2 come through here: each CPU has its own
+ * copy of these registers.
+ */
+	.globl	aarch64_el2_to_el1
+aarch64_el2_to_el1:
 	ldr	x0, =SCTLR_EL2_MMU_OFF
 	msr	sctlr_el2, x0
 	mov	x0, #HCR_EL2_RW
@@ -145,8 +172,8 @@ el2_setup:
 	msr	vbar_el2, x0
 	mov	x0, #SPSR_EL1H_DAIF
 	msr	spsr_el2, x0
-	adr	x0, el1_setup
-	msr	elr_el2, x0
+	msr	elr_el2, x30
+	/* The EL2 configuration above takes effect before the eret uses it. */
 	isb
 	eret
 

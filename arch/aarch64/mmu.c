@@ -27,12 +27,15 @@
 #include <arch/geometry.h>
 #include <arch/memory.h>
 #include <arch/mmu.h>
+#include <lib/atomic.h>
+#include <lib/errno.h>
 #include <lib/printk.h>
 #include <mm/memblock.h>
+#include <mm/page_alloc.h>
 #include "platform.h"
+#include "stack_alias.h"
 #include "sysreg.h"
 
-#define VA_BITS		39
 #define PAGE_SIZE_BYTES	(1UL << PAGE_SHIFT)
 
 #if PAGE_SHIFT == 12
@@ -69,22 +72,46 @@
 #define MAIR_NORMAL	1
 #define MAIR_VALUE	(0x00UL << (8 * MAIR_DEVICE) | 0xffUL << (8 * MAIR_NORMAL))
 
-/* TCR_EL1: TTBR0 walks cached and inner shareable; TTBR1 walks off. */
+/* TCR_EL1: both halves 39 bits, walks cached and inner shareable. */
 #define TCR_T0SZ	(64UL - VA_BITS)
 #define TCR_IRGN0_WBWA	(1UL << 8)
 #define TCR_ORGN0_WBWA	(1UL << 10)
 #define TCR_SH0_INNER	(3UL << 12)
-#define TCR_EPD1	(1UL << 23)
+#define TCR_T1SZ	((64UL - VA_BITS) << 16)
+#define TCR_IRGN1_WBWA	(1UL << 24)
+#define TCR_ORGN1_WBWA	(1UL << 26)
+#define TCR_SH1_INNER	(3UL << 28)
 #define TCR_IPS_SHIFT	32
 
 #define DEVICE_BLOCK	(PTE_BLOCK | PTE_ATTRINDX(MAIR_DEVICE) | PTE_AF | \
 			 PTE_PXN | PTE_UXN)
 #define NORMAL_BLOCK	(PTE_BLOCK | PTE_ATTRINDX(MAIR_NORMAL) | PTE_AF | \
 			 PTE_SH_INNER)
+/* A stack page: Normal like the identity map's RAM, never executable. */
+#define STACK_PAGE	(PTE_PAGE | PTE_ATTRINDX(MAIR_NORMAL) | PTE_AF | \
+			 PTE_SH_INNER | PTE_PXN | PTE_UXN)
+#define PTE_PAGE	0x3UL
+#define PTE_ADDR_MASK	(((1UL << 48) - 1) & ~(PAGE_SIZE_BYTES - 1))
+
+/*
+ * The upper half's tables: levels of PAGE_SHIFT - 3 bits each down to
+ * pages, over VA_BITS. 4K: 3 levels, a 512-entry top; 16K: 3 levels, an
+ * 8-entry top; 64K: 2 levels, a 1024-entry top.
+ */
+#define LEVEL_BITS	(PAGE_SHIFT - 3)
+#define NR_LEVELS	((VA_BITS - PAGE_SHIFT + LEVEL_BITS - 1) / LEVEL_BITS)
+#define LEVEL_SHIFT(l)	(PAGE_SHIFT + (NR_LEVELS - 1 - (l)) * LEVEL_BITS)
+#define TOP_ENTRIES	(1UL << (VA_BITS - LEVEL_SHIFT(0)))
 
 static uint64_t block_tables[NR_BLOCKS] __aligned(PAGE_SIZE_BYTES);
 /* Only for 16K: the level-1 table over the level-2 block tables. */
 static uint64_t top_table[NR_BLOCK_TABLES] __aligned(64);
+/*
+ * TTBR1's top table; the tables under it come from the page allocator.
+ * Written by the boot CPU only (aarch64_map_stack()), walked by all.
+ */
+static uint64_t stack_top_table[TOP_ENTRIES]
+	__aligned(MAX(TOP_ENTRIES * 8, 64));
 
 /*
  * ID_AA64MMFR0_EL1.PARange, capped at 48 bits (52 needs more set-up);
@@ -175,10 +202,12 @@ void arch_mmu_init(void)
 	invalidate_image_dcache();
 	write_sysreg(MAIR_VALUE, mair_el1);
 	write_sysreg(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA |
-			     TCR_SH0_INNER | TCR_TG0 | TCR_TG1 | TCR_EPD1 |
-			     (unsigned long)range << TCR_IPS_SHIFT,
+			     TCR_SH0_INNER | TCR_TG0 | TCR_T1SZ |
+			     TCR_IRGN1_WBWA | TCR_ORGN1_WBWA | TCR_SH1_INNER |
+			     TCR_TG1 | (unsigned long)range << TCR_IPS_SHIFT,
 		     tcr_el1);
 	write_sysreg(virt_to_phys(ttbr), ttbr0_el1);
+	write_sysreg(virt_to_phys(stack_top_table), ttbr1_el1);
 	isb();
 	__asm__ volatile("tlbi vmalle1\n"
 			 "dsb nsh\n"
@@ -188,4 +217,74 @@ void arch_mmu_init(void)
 	write_sysreg(read_sysreg(sctlr_el1) | SCTLR_M | SCTLR_C | SCTLR_I,
 		     sctlr_el1);
 	isb();
+}
+
+/* The index of @v (an offset in the upper half) in its level-@l table. */
+static unsigned long table_index(uintptr_t v, unsigned int l)
+{
+	unsigned long entries = l ? 1UL << LEVEL_BITS : TOP_ENTRIES;
+
+	return v >> LEVEL_SHIFT(l) & (entries - 1);
+}
+
+/*
+ * The table @entry points to, made (zeroed) if it is not there yet.
+ * Return: the table, or NULL when no page is left for it.
+ */
+static uint64_t *next_table(uint64_t *entry)
+{
+	uint64_t desc = READ_ONCE(*entry);
+	unsigned long page;
+
+	if (desc & 1)
+		return phys_to_virt(desc & PTE_ADDR_MASK);
+	page = get_zeroed_page(GFP_KERNEL);
+	if (!page)
+		return NULL;
+	/* The zeroed table is visible to every walker before the entry. */
+	__asm__ volatile("dsb ishst" ::: "memory");
+	WRITE_ONCE(*entry, virt_to_phys((void *)page) | PTE_TABLE);
+	return (uint64_t *)page;
+}
+
+int aarch64_map_stack(unsigned int slot, phys_addr_t pa, size_t size,
+		      uintptr_t *base)
+{
+	uintptr_t va = STACK_ALIAS_BASE + (uintptr_t)(slot + 1) * STACK_SLOT_SIZE -
+		       size;
+
+	if (!IS_ALIGNED(pa | size, PAGE_SIZE_BYTES) || !size ||
+	    size > STACK_SLOT_SIZE - PAGE_SIZE_BYTES ||
+	    slot >= STACK_ALIAS_SIZE / STACK_SLOT_SIZE) {
+		pr_err("cannot map a stack of %#zx bytes at %#llx in slot %u: "
+		       "pages only, at most %#lx bytes, slot below %lu\n",
+		       size, (unsigned long long)pa, slot,
+		       STACK_SLOT_SIZE - PAGE_SIZE_BYTES,
+		       STACK_ALIAS_SIZE / STACK_SLOT_SIZE);
+		return -EINVAL;
+	}
+	*base = va;
+	for (size_t off = 0; off < size; off += PAGE_SIZE_BYTES) {
+		/* The offset into the upper half, which TTBR1 translates. */
+		uintptr_t v = (va + off) & (STACK_ALIAS_SIZE - 1);
+		uint64_t *table = stack_top_table;
+
+		for (unsigned int l = 0; l < NR_LEVELS - 1 && table; l++)
+			table = next_table(&table[table_index(v, l)]);
+		if (!table) {
+			pr_err("no page left for a stack's page table\n");
+			return -ENOMEM;
+		}
+		WRITE_ONCE(table[table_index(v, NR_LEVELS - 1)],
+			   (pa + off) | STACK_PAGE);
+	}
+	/*
+	 * Every new entry is visible to the table walkers of every CPU before
+	 * the caller hands the address on (to a CPU it starts next, which
+	 * then walks the tables itself): invalid to valid needs no TLB
+	 * invalidation.
+	 */
+	__asm__ volatile("dsb ishst\n"
+			 "isb" ::: "memory");
+	return 0;
 }

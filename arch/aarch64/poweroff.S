@@ -29,17 +29,23 @@ aarch64_poweroff:
 	b	arch_halt
 
 /*
- * aarch64_psci_call - x0 = PSCI function id; returns the result in w0, or
- * -1 (NOT_SUPPORTED) when the conduit is missing (the hvc/smc is undefined).
- * The conduit follows the EL the stub was entered at: hvc from EL1, smc
- * after an EL2 entry (QEMU's choice with virtualization=on; our EL2 is no
+ * aarch64_psci_call - x0 = PSCI function id, x1-x3 its arguments; returns
+ * the result in x0, or -1 (NOT_SUPPORTED) when the conduit is missing
+ * (the hvc/smc is undefined). The conduit is the one the device tree's
+ * /psci names once smp.c has read it (aarch64_psci_conduit: 1 hvc, 2 smc,
+ * enum psci_conduit's values); before that, or when the tree names none,
+ * it follows the EL the stub was entered at: hvc from EL1, smc after an
+ * EL2 entry (QEMU's choice with virtualization=on; our EL2 is no
  * hypervisor). No stack; clobbers x0-x17 as SMCCC allows.
  */
 	.globl	aarch64_psci_call
 aarch64_psci_call:
+	adr_l	x9, aarch64_psci_conduit
+	ldr	w9, [x9]
+	cbnz	w9, 0f
 	adr_l	x9, aarch64_entry_el
 	ldr	w9, [x9]
-	cmp	w9, #1
+0:	cmp	w9, #1
 	b.eq	1f
 	cmp	w9, #2
 	b.eq	2f
@@ -58,3 +64,9 @@ aarch64_psci_call:
 semihosting_exit_args:
 	.quad	ADP_STOPPED_APPLICATION_EXIT
 	.quad	0			/* the exit status, filled in above */
+
+	/* Written once by the boot CPU before it starts any other CPU. */
+	.balign	4
+	.globl	aarch64_psci_conduit
+aarch64_psci_conduit:
+	.word	0

@@ -8,6 +8,7 @@
 #include <arch/memory.h>
 #include "platform.h"
 #include "sysreg.h"
+#include "translate.h"
 
 SELFTEST(aarch64_runs_at_el1, STAGE_BOOT)
 {
@@ -33,18 +34,6 @@ SELFTEST(aarch64_fixup_resumes, STAGE_BOOT)
 	return true;
 }
 
-/* PAR_EL1 after a stage-1 EL1 read translation of @va. */
-static unsigned long translate(uintptr_t va)
-{
-	__asm__ volatile("at s1e1r, %0\n"
-			 "isb" ::"r"(va)
-			 : "memory");
-	return read_sysreg(par_el1);
-}
-
-#define PAR_FAULT		1UL
-#define PAR_PA(par)		((par) & 0xfffffffff000UL)
-#define PAR_ATTR(par)		((par) >> 56)
 #define TCR_TG0(tcr)		((tcr) >> 14 & 3)
 
 /* What arch_mmu_init() promises, read back through the MMU itself. */

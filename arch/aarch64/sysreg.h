@@ -21,6 +21,9 @@
 #define SCTLR_C			(1 << 2)
 #define SCTLR_I			(1 << 12)
 
+/* MPIDR_EL1's affinity fields, Aff3 and Aff2..Aff0: a CPU's hwid. */
+#define MPIDR_AFFINITY_MASK	0xff00ffffff
+
 /* SPSR for an eret to EL1 on SP_EL1 with D, A, I, F masked. */
 #define SPSR_EL1H_DAIF		0x3c5
 
@@ -28,13 +31,15 @@
 #define ID_AA64DFR0_PMUVER_SHIFT 8
 /* PMCR_EL0 */
 #define PMCR_E			(1 << 0)	/* enable the counters */
+#define PMCR_C			(1 << 2)	/* reset the cycle counter */
 #define PMCR_LC			(1 << 6)	/* 64-bit cycle counter */
 #define PMCR_N_SHIFT		11
 #define PMCNTEN_C		(1UL << 31)	/* the cycle counter */
 
-/* PSCI function ids (SMC32 calling convention). */
+/* PSCI function ids (SMC32, and SMC64 where an argument is an address). */
 #define PSCI_VERSION		0x84000000
 #define PSCI_SYSTEM_OFF		0x84000008
+#define PSCI_CPU_ON_64		0xc4000003
 
 /* Semihosting: SYS_EXIT_EXTENDED with ADP_Stopped_ApplicationExit. */
 #define SEMIHOSTING_SYS_EXIT_EXTENDED	0x20

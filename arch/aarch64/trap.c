@@ -2,14 +2,26 @@
  * trap.c - report an unexpected aarch64 exception, or resume at a fixup.
  *
  * The report's first line is the marker the runner looks for:
- *   EXCEPTION: <cause> at pc <ELR>, far <FAR> (esr <ESR>)
+ *   EXCEPTION: cpu <n> (mpidr <MPIDR>): <cause> at pc <ELR>, far <FAR> (esr <ESR>)
  * then every general register, then a FAIL poweroff. vectors.S guarantees
  * a fault in here does not come back to this function.
+ *
+ * Any CPU may trap, a secondary CPU as well as the boot CPU, so the line
+ * names the CPU: its logical number, found from its per-CPU register
+ * (TPIDR_EL1) among the offsets smp_init() handed out rather than read
+ * through it, so that a CPU trapping before its register is set (early in
+ * secondary.S) or with it corrupted prints "cpu ?" instead of faulting
+ * again; and its MPIDR, which is always right. The console lock is held
+ * for the whole report, so that another CPU's lines do not cut into it.
  */
 #include <arch/console.h>
 #include <arch/fixup.h>
 #include <arch/poweroff.h>
 #include <lib/printk.h>
+#include <smp/percpu.h>
+#include <smp/smp.h>
+#include "stack_alias.h"
+#include "sysreg.h"
 #include "trap.h"
 
 _Static_assert(__builtin_offsetof(struct aarch64_trap_frame, sp) == TF_SP &&
@@ -94,6 +106,20 @@ static void print_cause(unsigned long kind, unsigned long esr)
 		printk(" (fault status %#x)", fsc);
 }
 
+/* This CPU's logical number, or NR_CPUS when TPIDR_EL1 matches none. */
+static unsigned int trapping_cpu(void)
+{
+	unsigned long off = read_sysreg(tpidr_el1);
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		if (__per_cpu_offset[cpu] == off &&
+		    (cpu == 0 || off != 0) &&
+		    cpu_hwid(cpu) == (read_sysreg(mpidr_el1) &
+				      MPIDR_AFFINITY_MASK))
+			return cpu;
+	return NR_CPUS;
+}
+
 /*
  * aarch64_trap - called by vectors.S with the saved frame. Returns only to
  * resume at a fixup (tf->elr rewritten); otherwise reports and powers off.
@@ -101,6 +127,8 @@ static void print_cause(unsigned long kind, unsigned long esr)
 void aarch64_trap(struct aarch64_trap_frame *tf, unsigned long kind)
 {
 	unsigned long resume = 0;
+	unsigned int cpu;
+	bool locked;
 
 	if (kind == (TRAP_FROM_KERNEL | TRAP_SYNC))
 		resume = fixup_resume(tf->elr);
@@ -111,15 +139,36 @@ void aarch64_trap(struct aarch64_trap_frame *tf, unsigned long kind)
 
 	/* The trap may have come before boot_main() set the UART up. */
 	arch_console_init();
-	printk("\nEXCEPTION: ");
+	cpu = trapping_cpu();
+	/*
+	 * printk() reads this CPU's number through TPIDR_EL1: one that
+	 * matches no CPU would fault again. Borrow the boot CPU's area.
+	 */
+	if (cpu == NR_CPUS)
+		arch_set_percpu_offset(0);
+	printk_emergency();
+	locked = printk_lock();
+	printk("\nEXCEPTION: cpu ");
+	if (cpu < NR_CPUS)
+		printk("%u", cpu);
+	else
+		printk("?");
+	printk(" (mpidr %#lx): ", read_sysreg(mpidr_el1));
 	print_cause(kind, tf->esr);
 	printk(" at pc %#lx, far %#lx (esr %#lx)\n", tf->elr, tf->far,
 	       tf->esr);
+	/* An abort in the stack alias (mmu.c) is a stack overflow. */
+	if ((kind & 3) == TRAP_SYNC && is_abort(tf->esr) &&
+	    tf->far >= STACK_ALIAS_BASE)
+		printk("far is in the stack slot of cpu %lu: a stack overflow "
+		       "into its guard pages\n",
+		       (tf->far - STACK_ALIAS_BASE) / STACK_SLOT_SIZE);
 	printk("spsr %#lx%s\n", tf->spsr,
 	       (kind >> 2) ? ", taken from a lower exception level" : "");
 	for (unsigned int i = 0; i < 31; i++)
 		printk("%*sx%u %016lx%s", i < 10, "", i, tf->regs[i],
 		       i % 4 == 3 ? "\n" : "  ");
 	printk(" sp %016lx\n", tf->sp);
+	printk_unlock(locked);
 	arch_poweroff(POWEROFF_FAIL);
 }

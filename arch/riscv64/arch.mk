@@ -17,7 +17,8 @@ ARCH_ASFLAGS	:=
 # boot, though those sections are read-only to the linker.
 ARCH_CFLAGS	+= -fpie
 ARCH_LDFLAGS	:= -Wl,-pie -Wl,--no-dynamic-linker -Wl,-z,notext
-ARCH_SRCS	:= $(sort $(wildcard arch/riscv64/*.S arch/riscv64/*.c))
+ARCH_SRCS	:= $(sort $(wildcard arch/riscv64/*.S arch/riscv64/*.c)) \
+		   boot/efi/efi_main.c
 ARCH_CFLAGS	+= $(if $(LOTTERY),-DCONFIG_RISCV_START_AT_IMAGE_ENTRY=1)
 # The raw Image with a Linux boot header (entry.S), for booti and -kernel.
 ARCH_IMAGES	:= $(BUILD_DIR)/Image
@@ -39,6 +40,11 @@ QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 UBOOT_ARCH	:= riscv
 UBOOT_MIN_MEM_MIB := 256
 QEMU_UBOOT_ARGS	:= -kernel /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
+# BOOT=uboot-efi (mk/efi.mk): the same U-Boot runs EFI/BOOT/BOOTRISCV64.EFI,
+# which is the Image itself (its header is a PE header too, efi_header.S),
+# with bootefi. Debian 12 has no EDK2 build for riscv64: no BOOT=efi.
+EFI_IMAGE_NAME	:= BOOTRISCV64.EFI
+EFI_IMAGE_FROM	:= $(BUILD_DIR)/Image
 
 
 #= BOOT_HART=n    riscv64: boot on hart n every time (n < SMP)

@@ -6,6 +6,7 @@
 #include <arch/entry.h>
 #include <arch/memory.h>
 #include <arch/poweroff.h>
+#include <boot/efi.h>
 #include <lib/errno.h>
 #include "csr.h"
 #include "sbi.h"
@@ -14,9 +15,16 @@
 void riscv_boot(unsigned long hartid, phys_addr_t dtb) __noreturn;
 void riscv_poweroff(unsigned long code, unsigned long reason) __noreturn;
 
-/* riscv_boot - called by entry.S on the boot stack once BSS is clear. */
+/*
+ * riscv_boot - called by entry.S on the boot stack once BSS is clear. The
+ * EFI entry (efi_stub.c) hands over the EFI boot information instead of
+ * a DTB.
+ */
 void riscv_boot(unsigned long hartid, phys_addr_t dtb)
 {
+	if (dtb && *(const volatile uint32_t *)phys_to_virt(dtb) ==
+	    EFI_BOOT_INFO_MAGIC)
+		boot_main(BOOT_PROTO_EFI, dtb, hartid);
 	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb, hartid);
 }
 

@@ -18,7 +18,9 @@
  * (arch/riscv64/smp.c).
  *
  * Where it runs: the image starts with a Linux RISC-V Image header, so
- * that `booti` and QEMU's -kernel take the raw Image as well as the ELF.
+ * that `booti` and QEMU's -kernel take the raw Image as well as the ELF;
+ * the header also opens a PE32+ EFI application (efi_header.S), which
+ * U-Boot's bootefi starts at efi_entry.S's pe_entry.
  * U-Boot moves an Image to RAM base + text_offset, which is the link
  * address on QEMU's virt (0x80200000) but not on every board. So the
  * kernel is a position-independent executable (-fpie -pie) that relocates
@@ -26,9 +28,8 @@
  * R_RISCV_RELATIVE relocations (.rela.dyn) with the offset between where
  * it runs and where it was linked, and then runs in place, wherever that
  * is. (Copying itself to the link address instead would need that address
- * to be free RAM, which only the board knows.) The relocations are applied
- * even at offset 0: riscv64 ld leaves the relocated words zero in the file.
- * Until then, every address is taken PC-relative (lla).
+ * to be free RAM, which only the board knows.) See relocate.S. Until
+ * then, every address is taken PC-relative (lla).
  *
  * The stub then clears BSS, takes the boot stack (__boot_stack_bottom ..
  * __boot_stack_top, outside BSS), points sscratch at the exception stack
@@ -38,17 +39,21 @@
 #include <arch/poweroff.h>
 #include "csr.h"
 
-#define R_RISCV_RELATIVE	3
-
 	.section .text.head, "ax"
 	.globl	_start
 _start:
 	/* The Linux RISC-V Image header (Documentation/riscv/boot-image-header). */
+	/*
+	 * code0 and code1: "MZ", the PE signature (efi_header.S), as the
+	 * compressed c.li s4, -13, which changes only s4; then the jump.
+	 */
 	.option	push
+	.option	norelax
+	c.li	s4, -13
 	.option	norvc
-	j	primary_entry		/* code0 */
-	.option	pop
-	.word	0			/* code1 */
+	j	primary_entry
+	.2byte	0			/* to text_offset at 8: no .balign, */
+	.option	pop			/* which would leave relaxation nops */
 	.dword	0x200000		/* text_offset: 2 MiB into RAM */
 	/* image_size (_end - _start, BSS too): linker/riscv64.ld writes it. */
 
@@ -59,7 +64,7 @@ _start:
 	.dword	0
 	.ascii	"RISCV\0\0\0"		/* magic, deprecated but still read */
 	.ascii	"RSC\x05"		/* magic2 */
-	.word	0			/* no PE/COFF header */
+	.word	pe_header - _start	/* res3: the PE header (efi_header.S) */
 
 primary_entry:
 	csrw	sie, zero
@@ -75,24 +80,9 @@ primary_entry:
 	mv	s2, a0			/* hart id */
 	mv	s3, a1			/* DTB */
 
-	/* Relocate: each entry is {offset, info, addend}, 24 bytes. */
-	lla	t0, _start
-	ld	t1, __image_link_start_word
-	sub	t0, t0, t1		/* where we run - where we were linked */
-	lla	t1, __rela_start
-	lla	t2, __rela_end
-3:	bgeu	t1, t2, 5f
-	ld	t3, 8(t1)
-	li	t4, R_RISCV_RELATIVE
-	bne	t3, t4, bad_relocation
-	ld	t3, 0(t1)
-	ld	t4, 16(t1)
-	add	t3, t3, t0
-	add	t4, t4, t0
-	sd	t4, 0(t3)
-	addi	t1, t1, 24
-	j	3b
-5:	/* Only data was patched (-fpie code is PC-relative): no fence.i. */
+	/* Relocate for where we run (relocate.S). */
+	call	riscv_self_relocate
+	bnez	a0, bad_relocation
 
 	/* The linker script aligns both ends of BSS to 8 bytes. */
 	lla	t0, __bss_start

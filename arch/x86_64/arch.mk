@@ -79,5 +79,12 @@ EFI_STUB_LDFLAGS := -m i386pep --subsystem 10 -e efi_main --image-base 0x1000000
 OVMF_CODE	:= /usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS	:= /usr/share/OVMF/OVMF_VARS_4M.fd
 EFI_PACKAGES	:= ovmf
+# BOOT=grub-efi (mk/efi.mk): OVMF starts GRUB for UEFI (grub-efi-amd64-bin,
+# a grub-mkstandalone image with grub-efi.cfg) as BOOTX64.EFI, and GRUB
+# chainloads buddyboot's BOOTX64.EFI from /EFI/buddyboot/buddyboot.efi.
+GRUB_EFI_FORMAT	:= x86_64-efi
+GRUB_EFI_CFG	:= arch/x86_64/grub-efi.cfg
+# BOOT=grub-efi-mb2: the same GRUB loads buddyboot.elf with multiboot2.
+GRUB_EFI_MB2_CFG := arch/x86_64/grub-efi-mb2.cfg
 QEMU_EFI_ARGS	:= -drive if=pflash,format=raw,unit=0,readonly=on,file=$(OVMF_CODE) \
 		   -drive if=pflash,format=raw,unit=1,snapshot=on,file=$(OVMF_VARS)

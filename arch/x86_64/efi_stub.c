@@ -46,7 +46,8 @@ void *memset(void *dst, int c, size_t n)
 	return dst;
 }
 
-efi_status_t efi_arch_prepare(struct efi_system_table *st)
+efi_status_t efi_arch_prepare(struct efi_system_table *st,
+			      const struct efi_boot_info *tables)
 {
 	uint64_t addr = EFI_KERNEL_START;
 	unsigned long pages = (EFI_KERNEL_END - EFI_KERNEL_START + 4095) / 4096;

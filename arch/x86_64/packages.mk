@@ -5,5 +5,6 @@
 # The host's gcc builds it on an x86_64 host, Debian's cross gcc elsewhere
 # (arch.mk's CROSS_COMPILE makes the same choice).
 PACKAGES_x86_64	:= qemu-system-x86 grub-pc-bin grub-common xorriso mtools ovmf \
+		   grub-efi-amd64-bin \
 		   $(if $(filter x86_64,$(shell uname -m)),gcc binutils,\
 		   gcc-x86-64-linux-gnu binutils-x86-64-linux-gnu)

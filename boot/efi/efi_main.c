@@ -179,7 +179,7 @@ efi_status_t EFIAPI efi_main(efi_handle_t image, struct efi_system_table *st)
 	efi_put_hex(tables.fdt);
 	efi_puts("\n");
 
-	status = efi_arch_prepare(st);
+	status = efi_arch_prepare(st, &tables);
 	if (status != EFI_SUCCESS)
 		return status;
 	status = alloc_map(&m);

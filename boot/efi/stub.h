@@ -20,10 +20,13 @@ efi_status_t efi_fail(efi_status_t status, const char *why);
 
 /*
  * efi_arch_prepare - with boot services: put the kernel where it runs
- * (x86_64: allocate its link address and copy it there).
+ * (x86_64: allocate its link address and copy it there), learn what the
+ * entry needs (riscv64: the boot hart, from @tables->fdt).
+ * @tables: acpi_rsdp and fdt from the configuration table.
  * Return: EFI_SUCCESS, or an error already printed.
  */
-efi_status_t efi_arch_prepare(struct efi_system_table *st);
+efi_status_t efi_arch_prepare(struct efi_system_table *st,
+			      const struct efi_boot_info *tables);
 
 /*
  * efi_arch_enter - boot services have ended: enter the kernel with the

@@ -46,7 +46,9 @@ struct cpu_desc;
  * arch_cpu_start(); read by the secondary from its entry on. The arch's
  * start method is the release: whatever it uses (an SBI call, PSCI, a
  * store to a spin-table address after a barrier, a SIPI) orders these
- * writes before the secondary's first read.
+ * writes before the secondary's first read. arch_cpu_start() may move
+ * stack_top and stack_bottom to where the CPU will see its stack
+ * (aarch64 maps it a second time with guard pages: arch/aarch64/mmu.c).
  */
 struct secondary_boot {
 	unsigned int cpu;		/* logical CPU number, 1..NR_CPUS-1 */

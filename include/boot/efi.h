@@ -131,4 +131,15 @@ size_t efi_boot_info_size(const void *blob);
 /* efi_memory_type_name - "conventional memory", "ACPI NVS", ... */
 const char *efi_memory_type_name(uint32_t type);
 
+/* Kernel only (boot/efi_boot.c), for boot_memory_init(). */
+
+/* efi_boot_report - print why each not-RAM range is left out. */
+void efi_boot_report(phys_addr_t info, const struct boot_memmap *map);
+
+/*
+ * efi_boot_reserve - reserve the configuration table's device tree and
+ * the reservations it lists. Return: 0 or memblock's error.
+ */
+int efi_boot_reserve(phys_addr_t info);
+
 #endif /* BOOT_EFI_H */

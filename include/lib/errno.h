@@ -15,6 +15,7 @@
 #define EFAULT	14
 #define EBUSY	16
 #define EEXIST	17
+#define ENODEV	19
 #define EINVAL	22
 #define ENOSPC	28
 #define ERANGE	34
@@ -22,5 +23,7 @@
 #define EBADMSG	74
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
+#define EALREADY 114
+#define EINPROGRESS 115
 
 #endif /* LIB_ERRNO_H */

@@ -11,25 +11,22 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 
+# shellcheck source=tests/lib/ktap.sh
+. tests/lib/ktap.sh
 rules=$(ls scripts/coccinelle/*.cocci)
-n=0 failed=0 total=$(( $(echo "$rules" | wc -l) * 2 ))
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 
 result() {	# result OK NAME [diagnostics file]
-	n=$((n + 1))
-	if [ "$1" = ok ]; then
-		echo "ok $n $2"
-	else
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3"
-		echo "not ok $n $2"
-		failed=$((failed + 1))
+	if [ "$1" != ok ] && [ -n "${3:-}" ]; then
+		ktap_diag "$(cat "$3")"
 	fi
+	ktap_result "$1" "$2"
 }
 
-echo "KTAP version 1"
-echo "1..$total"
 if ! command -v spatch >/dev/null; then
-	echo "# spatch is missing: apt-get install coccinelle"
-	i=0; while [ $i -lt "$total" ]; do result fail spatch-missing; i=$((i + 1)); done
+	ktap_diag "spatch is missing: apt-get install coccinelle"
+	ktap_result fail spatch_present
+	ktap_finish
 	exit 1
 fi
 
@@ -37,7 +34,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for rule in $rules; do
 	name=$(basename "$rule" .cocci)
-	spatch --very-quiet --sp-file "$rule" --dir . -j 2 >"$tmp/all" 2>"$tmp/err"
+	spatch --very-quiet --sp-file "$rule" --dir . -j "$jobs" >"$tmp/all" 2>"$tmp/err"
 	grep -v -e '^\./build/' -e 'coccinelle-samples/' "$tmp/all" >"$tmp/tree"
 	if [ -s "$tmp/tree" ]; then
 		result fail "${name}_tree_clean" "$tmp/tree"
@@ -62,5 +59,4 @@ for rule in $rules; do
 		result fail "${name}_flags_sample" "$tmp/why"
 	fi
 done
-echo "# coccinelle: $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+ktap_finish

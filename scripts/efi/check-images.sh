@@ -12,17 +12,10 @@ set -u
 # shellcheck disable=SC2086
 mk="make -s --no-print-directory BUILD_ROOT=build/efi-check"
 arches=$($mk print-arches)
-n=0
-for arch in $arches; do
-	img=$($mk ARCH="$arch" PAGE_SIZE=4K print-efi-image)
-	[ -n "$img" ] && n=$((n + 3))
-done
-echo "KTAP version 1"
-echo "1..$n"
-i=0 fail=0
-result() {	# result OK NAME
-	i=$((i + 1))
-	if [ "$1" = 0 ]; then echo "ok $i $2"; else echo "not ok $i $2"; fail=1; fi
+# shellcheck source=tests/lib/ktap.sh
+. tests/lib/ktap.sh
+result() {	# result STATUS NAME
+	if [ "$1" = 0 ]; then ktap_result ok "$2"; else ktap_result fail "$2"; fi
 }
 for arch in $arches; do
 	img=$($mk ARCH="$arch" PAGE_SIZE=4K print-efi-image)
@@ -30,19 +23,20 @@ for arch in $arches; do
 	out=$($mk ARCH="$arch" PAGE_SIZE=4K "$img" 2>&1 &&
 	      python3 scripts/efi/pecheck.py --machine "$arch" "$img")
 	rc=$?
-	echo "$out" | sed 's/^/# /'
+	ktap_diag "$out"
 	result $rc "pe_headers_$arch"
 
 	objdump=$($mk ARCH="$arch" PAGE_SIZE=4K print-objdump)
 	if $objdump -p "$img" >/dev/null 2>&1; then
-		$objdump -p "$img" | grep -E '^(Magic|Subsystem|SectionAlignment|FileAlignment)' |
-			sed 's/^/# objdump: /'
+		ktap_diag "$($objdump -p "$img" |
+			grep -E '^(Magic|Subsystem|SectionAlignment|FileAlignment)' |
+			sed 's/^/objdump: /')"
 		result 0 "objdump_reads_$arch"
 	elif $objdump --help | grep -q 'supported targets:.*pei-'; then
-		$objdump -p "$img" 2>&1 | sed 's/^/# /'
+		ktap_diag "$($objdump -p "$img" 2>&1)"
 		result 1 "objdump_reads_$arch"
 	else
-		echo "ok $((i += 1)) objdump_reads_$arch # SKIP $objdump has no PE format for $arch"
+		ktap_skip "objdump_reads_$arch" "$objdump has no PE format for $arch"
 	fi
 
 	bad=$(mktemp)
@@ -56,9 +50,9 @@ open(sys.argv[2], 'wb').write(data)
 PY
 	out=$(python3 scripts/efi/pecheck.py --machine "$arch" "$bad")
 	rc=$?
-	echo "# broken copy: $out"
+	ktap_diag "broken copy: $out"
 	rm -f "$bad"
 	[ $rc -ne 0 ] && echo "$out" | grep -q 'subsystem 3'
 	result $? "pecheck_refuses_broken_$arch"
 done
-exit $fail
+ktap_finish

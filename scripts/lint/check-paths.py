@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """check-paths.py - every repository path named in a comment or a doc exists.
 
-Reads every file git tracks (text only) and finds the words that look like
-paths inside this repository: they start with one of its top-level
+Reads every file git tracks (text only): documents whole, code only in
+its comments (C: after /* or //, and "*" lines; make, shell, Python:
+after #). It finds the words that look like paths inside this repository: they start with one of its top-level
 folders (arch/, boot/, docs/, ...) and name a file or folder. Each must
 exist in the tree (a header may be named as #include names it,
 <arch/mmu.h> for include/arch/mmu.h). Not checked: patterns and placeholders (a word with
@@ -41,8 +42,27 @@ def tracked() -> list[str]:
     return [p for p in out.decode().split("\0") if p]
 
 
+C_LIKE = (".c", ".h", ".S", ".ld", ".dts", ".cocci")
+DOCS = (".md", ".txt", ".in")
+
+
+def comment_of(path: str, line: str) -> str:
+    """The part of a line that is comment (all of it, in a document)."""
+    if path.endswith(DOCS):
+        return line
+    if path.endswith(C_LIKE):
+        stripped = line.lstrip()
+        if stripped.startswith("*"):
+            return stripped
+        cut = [i for i in (line.find("/*"), line.find("//")) if i >= 0]
+        return line[min(cut):] if cut else ""
+    cut = line.find("#")
+    return line[cut:] if cut >= 0 else ""
+
+
 def names_in(path: str) -> list[tuple[int, str]]:
-    """(line number, path) of each repository path the file names."""
+    """(line number, path) of each repository path the file's comments
+    (or, for a document, its text) name."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
@@ -50,6 +70,7 @@ def names_in(path: str) -> list[tuple[int, str]]:
         return []
     found = []
     for number, line in enumerate(lines, 1):
+        line = comment_of(path, line)
         for m in PATH.finditer(line):
             word = m.group(1)
             end = m.end(1)

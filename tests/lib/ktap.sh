@@ -6,6 +6,7 @@
 #   . tests/lib/ktap.sh
 #   ktap_diag "what happened"         # a "# " line before the next result
 #   ktap_result ok|fail NAME          # one case
+#   ktap_skip NAME REASON             # one case that could not run here
 #   ktap_finish                       # prints everything; status 0 iff all ok
 #
 # The plan is counted, never written by hand: results are kept until
@@ -30,6 +31,12 @@ ktap_result() {
 		ktap_failed=$((ktap_failed + 1))
 		echo "not ok $ktap_n $2" >>"$ktap_lines"
 	fi
+}
+
+# ktap_skip NAME REASON: a case that could not run here ("ok N NAME # SKIP")
+ktap_skip() {
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1 # SKIP $2" >>"$ktap_lines"
 }
 
 # ktap_finish: print the report; return 0 iff every case passed

@@ -46,9 +46,10 @@ FAULTS = {
 }
 # The targets that start secondary CPUs, for the image where CPU 1 takes
 # an exception: the runner must fail it with a reason that names CPU 1
-# (its marker line, "EXCEPTION: cpu 1 (hwid ...): ...", is quoted in it).
+# (its marker line, "EXCEPTION: cpu 1 (hart, mpidr or APIC id ...): ...",
+# is quoted in it).
 SECONDARY_FAULT = "secondary-exception"
-SECONDARY_FAULT_ARCHES = ("riscv64", "x86_64")
+SECONDARY_FAULT_ARCHES = ("riscv64", "aarch64", "x86_64")
 SECONDARY_FAULT_EXPECTED = ("unexpected exception: 'EXCEPTION: cpu 1 ",)
 # Through a loader, the image that fails one case; a loader takes seconds
 # to reach the kernel, and the image ends the run as soon as it has failed.

@@ -99,11 +99,12 @@ else
 fi
 build_mm mm_freestanding_aarch64_64k_order0 aarch64 16 -DCONFIG_MAX_PAGE_ORDER=0
 
-# make_refuses NAME VALUE: make MAX_PAGE_ORDER=VALUE stops with a sentence
+# make_refuses NAME VALUE [VARIABLE]: make VARIABLE=VALUE (default
+# MAX_PAGE_ORDER) stops with a sentence
 make_refuses() {
-	if make -s --no-print-directory MAX_PAGE_ORDER="$2" print-qemu \
+	if make -s --no-print-directory "${3:-MAX_PAGE_ORDER}=$2" print-qemu \
 		>"$tmp/log" 2>&1; then
-		echo "make took MAX_PAGE_ORDER=$2" >>"$tmp/log"
+		echo "make took ${3:-MAX_PAGE_ORDER}=$2" >>"$tmp/log"
 		result fail "$1"
 	elif grep -q "is not a decimal number" "$tmp/log"; then
 		result ok "$1"
@@ -116,6 +117,7 @@ make_refuses make_order_09_refused 09
 make_refuses make_order_hex_refused 0x8
 make_refuses make_order_sign_refused +8
 make_refuses make_order_word_refused ten
+make_refuses make_nr_cpus_octal_refused 010 NR_CPUS
 if make -s --no-print-directory MAX_PAGE_ORDER=0 print-qemu >"$tmp/log" 2>&1
 then
 	result ok make_order_0_accepted

@@ -217,7 +217,7 @@ static bool refusals(void)
 	EXPECT(refused_free(kfree_fn, stack_buf, msg), "stack");
 	EXPECT(refused_free(kfree_fn, global_buf, "in no cache"), "global");
 	s = slab_base(q);
-	snprintf(msg, sizeof(msg), "kfree: refused %p in no cache", (void *)s);
+	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: not the start of an object", (void *)s);
 	EXPECT(refused_free(kfree_fn, s, msg), "the slab's header");
 	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: not the start of an object", (char *)s + 8);
 	EXPECT(refused_free(kfree_fn, (char *)s + 8, msg), "inside the header");

@@ -1,0 +1,368 @@
+/*
+ * small.c - small objects: buddyboot's kmalloc()/kfree() against malloc()/
+ * free() of glibc, jemalloc and mimalloc (mi_malloc/mi_free), from the same
+ * code (bench_malloc/bench_mfree in each adapter).
+ *
+ *   kpair      a malloc+free pair of one size, over and over, for each size
+ *              8, 16, ... 4096 (order=n: only 8 << n): ns per pair
+ *   workload   work=NAME threads=T: the mimalloc-bench workloads that need
+ *              no third-party program, rewritten on bench_malloc/bench_mfree:
+ *       larson         server churn: each thread replaces random slots of
+ *                      its array with new objects of 16..512 bytes; after
+ *                      every round the arrays move to the next thread, so
+ *                      most frees are of another thread's objects
+ *       xmalloc        producers allocate 16..256-byte objects into a
+ *                      shared queue, consumers free them: every free remote
+ *       alloc-test     each thread keeps a window of 1000 objects of 8..1024
+ *                      bytes, freeing and allocating at random positions
+ *       cache-scratch  each thread frees an object the main thread gave it,
+ *                      then allocates 8-byte objects and writes them many
+ *                      times (passive false sharing shows as slowness)
+ *       glibc-simple   glibc's bench-malloc-simple: 100 objects of one
+ *                      size allocated then freed, for sizes 16, 128, 1024
+ *       mstress        mimalloc's stress test, smaller: threads keep 500
+ *                      live objects of mostly small and sometimes large
+ *                      sizes, and trade some through a shared array
+ *              Emits the wall time (ms) and the peak memory: for buddyboot,
+ *              pages taken from its buddy allocator (sampled) and the peak
+ *              RSS added; for the others, the peak RSS added (VmHWM).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "adapter.h"
+
+/* ---- kpair ---------------------------------------------------------- */
+
+int bench_kpair(const struct bench_opts *o)
+{
+	unsigned int lo = o->order < 0 ? 0 : (unsigned int)o->order;
+	unsigned int hi = o->order < 0 ? 9 : lo;
+
+	bench_fresh_heap(1UL << 14);
+	for (unsigned int k = lo; k <= hi; k++) {
+		size_t size = 8UL << k;
+
+		for (unsigned int rep = 0; rep <= o->reps; rep++) {
+			uint64_t t0 = bench_now_ns();
+
+			for (unsigned long i = 0; i < o->iters; i++) {
+				void *p = bench_malloc(size);
+
+				bench_keep(p);
+				bench_mfree(p);
+			}
+			if (rep)
+				bench_emit("kpair", "size", (int)size, "pair_ns", rep,
+					   (double)(bench_now_ns() - t0) /
+						   (double)o->iters);
+		}
+	}
+	return 0;
+}
+
+/* ---- workloads ------------------------------------------------------ */
+
+struct work {
+	const struct bench_opts *o;
+	unsigned int threads;
+	pthread_barrier_t start;
+	/* larson: the arrays, handed round; mstress: the trade slots. */
+	void **arrays[64];
+	void *trade[1024];
+	/* xmalloc: a ring of objects, producers to consumers. */
+	pthread_mutex_t lock;
+	void **ring;
+	unsigned long head, tail, cap;
+	unsigned int producers_done;
+	/* cache-scratch: one object per thread from the main thread. */
+	void *given[64];
+};
+
+static struct work W;
+
+#define LARSON_SLOTS	1000
+#define RING		4096
+
+static uint64_t seed_of(unsigned int t)
+{
+	return W.o->seed * 0x9e3779b97f4a7c15ULL + t;
+}
+
+static void touch(void *p, size_t size)
+{
+	memset(p, 0xa5, size < 64 ? size : 64);
+}
+
+static void *larson(unsigned int t)
+{
+	uint64_t rng = seed_of(t);
+	unsigned long per = W.o->iters / W.threads;
+
+	for (unsigned int round = 0; round < 10; round++) {
+		void **a = W.arrays[(t + round) % W.threads];
+
+		for (unsigned long i = 0; i < per / 10; i++) {
+			unsigned int s = bench_rand(&rng) % LARSON_SLOTS;
+			size_t size = 16 + bench_rand(&rng) % 497;
+
+			bench_mfree(a[s]);
+			a[s] = bench_malloc(size);
+			touch(a[s], size);
+		}
+		pthread_barrier_wait(&W.start);
+	}
+	return NULL;
+}
+
+static void *xmalloc(unsigned int t)
+{
+	uint64_t rng = seed_of(t);
+	unsigned long per = W.o->iters / W.threads * 2;
+	bool producer = t % 2 == 0 || W.threads == 1;
+
+	if (producer) {
+		for (unsigned long i = 0; i < per; i++) {
+			size_t size = 16 + bench_rand(&rng) % 241;
+			void *p = bench_malloc(size);
+
+			touch(p, size);
+			pthread_mutex_lock(&W.lock);
+			while (W.head - W.tail == W.cap) {
+				/* Alone, the producer is its own consumer. */
+				if (W.threads == 1) {
+					bench_mfree(W.ring[W.tail++ % W.cap]);
+					continue;
+				}
+				pthread_mutex_unlock(&W.lock);
+				sched_yield();
+				pthread_mutex_lock(&W.lock);
+			}
+			W.ring[W.head++ % W.cap] = p;
+			pthread_mutex_unlock(&W.lock);
+		}
+		pthread_mutex_lock(&W.lock);
+		W.producers_done++;
+		pthread_mutex_unlock(&W.lock);
+	}
+	if (producer && W.threads > 1)
+		return NULL;
+	for (;;) {
+		void *batch[64];
+		unsigned int n = 0;
+		bool done;
+
+		pthread_mutex_lock(&W.lock);
+		while (n < 64 && W.tail != W.head)
+			batch[n++] = W.ring[W.tail++ % W.cap];
+		done = W.producers_done == (W.threads + 1) / 2 && W.tail == W.head;
+		pthread_mutex_unlock(&W.lock);
+		for (unsigned int i = 0; i < n; i++)
+			bench_mfree(batch[i]);
+		if (done)
+			return NULL;
+		if (!n)
+			sched_yield();
+	}
+}
+
+static void *alloc_test(unsigned int t)
+{
+	uint64_t rng = seed_of(t);
+	void *win[1000] = { NULL };
+	unsigned long per = W.o->iters / W.threads;
+
+	for (unsigned long i = 0; i < per; i++) {
+		unsigned int s = bench_rand(&rng) % 1000;
+		size_t size = 8 + bench_rand(&rng) % 1017;
+
+		bench_mfree(win[s]);
+		win[s] = bench_malloc(size);
+		touch(win[s], size);
+	}
+	for (unsigned int s = 0; s < 1000; s++)
+		bench_mfree(win[s]);
+	return NULL;
+}
+
+static void *cache_scratch(unsigned int t)
+{
+	unsigned long per = W.o->iters / W.threads / 10;
+
+	bench_mfree(W.given[t]);
+	for (unsigned long i = 0; i < per; i++) {
+		volatile char *p = bench_malloc(8);
+
+		for (int j = 0; j < 50; j++)
+			for (int k = 0; k < 8; k++)
+				p[k] = (char)(p[k] + 1);
+		bench_mfree((void *)p);
+	}
+	return NULL;
+}
+
+static void *glibc_simple(unsigned int t)
+{
+	static const size_t sizes[] = { 16, 128, 1024 };
+	void *p[100];
+
+	(void)t;
+	for (unsigned int s = 0; s < 3; s++)
+		for (unsigned long r = 0; r < W.o->iters / W.threads / 300; r++) {
+			for (int i = 0; i < 100; i++)
+				p[i] = bench_malloc(sizes[s]);
+			for (int i = 0; i < 100; i++)
+				bench_mfree(p[i]);
+		}
+	return NULL;
+}
+
+static size_t mstress_size(uint64_t *rng)
+{
+	uint64_t r = bench_rand(rng);
+
+	if (r % 100 == 0)
+		return 4096 + r % (60 * 1024);	/* the odd large one */
+	return 8 + (r >> 8) % (r % 4 ? 120 : 1000);
+}
+
+static void *mstress(unsigned int t)
+{
+	uint64_t rng = seed_of(t);
+	void *live[500] = { NULL };
+	unsigned long per = W.o->iters / W.threads;
+
+	for (unsigned long i = 0; i < per; i++) {
+		unsigned int s = bench_rand(&rng) % 500;
+		size_t size = mstress_size(&rng);
+
+		if (bench_rand(&rng) % 10 == 0) {
+			void *old = __atomic_exchange_n(&W.trade[bench_rand(&rng) % 1024],
+							live[s], __ATOMIC_ACQ_REL);
+
+			live[s] = old;
+			continue;
+		}
+		bench_mfree(live[s]);
+		live[s] = bench_malloc(size);
+		touch(live[s], size);
+	}
+	for (unsigned int s = 0; s < 500; s++)
+		bench_mfree(live[s]);
+	return NULL;
+}
+
+static const struct {
+	const char *name;
+	void *(*fn)(unsigned int t);
+} works[] = {
+	{ "larson", larson }, { "xmalloc", xmalloc },
+	{ "alloc-test", alloc_test }, { "cache-scratch", cache_scratch },
+	{ "glibc-simple", glibc_simple }, { "mstress", mstress },
+};
+
+static void *(*work_fn)(unsigned int t);
+
+static void *thread_main(void *arg)
+{
+	return work_fn((unsigned int)(uintptr_t)arg);
+}
+
+/* "VmHWM:" or "VmRSS:" of this process, in KiB. */
+static unsigned long status_kib(const char *key)
+{
+	unsigned long kib = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			kib = strtoul(line + strlen(key), NULL, 10);
+	fclose(f);
+	return kib;
+}
+
+/* Peak pages taken from the buddy allocator, sampled while the work runs. */
+static volatile int sampling;
+static long free_base, free_low;
+
+static void *sampler(void *arg)
+{
+	(void)arg;
+	while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
+		long f = bench_allocator.free_pages();
+
+		if (f >= 0 && f < free_low)
+			free_low = f;
+		usleep(100);
+	}
+	return NULL;
+}
+
+int bench_workload(const struct bench_opts *o)
+{
+	unsigned int n = o->threads ? o->threads : 2;
+	pthread_t t[64], mon;
+	unsigned long rss0;
+	uint64_t t0, t1;
+	size_t k;
+
+	if (n > 64)
+		bench_die("workload: at most 64 threads");
+	for (k = 0; k < sizeof(works) / sizeof(works[0]); k++)
+		if (!strcmp(o->work, works[k].name))
+			break;
+	if (k == sizeof(works) / sizeof(works[0]))
+		bench_die("workload: unknown work=%s", o->work);
+	bench_unpin();
+	free_base = bench_fresh_heap(1UL << 16);
+	free_low = free_base;
+	memset(&W, 0, sizeof(W));
+	W.o = o;
+	W.threads = n;
+	W.cap = RING;
+	W.ring = calloc(RING, sizeof(void *));
+	pthread_mutex_init(&W.lock, NULL);
+	pthread_barrier_init(&W.start, NULL, n);
+	work_fn = works[k].fn;
+	for (unsigned int i = 0; i < n; i++) {
+		W.arrays[i] = calloc(LARSON_SLOTS, sizeof(void *));
+		W.given[i] = bench_malloc(8);
+	}
+	rss0 = status_kib("VmRSS:");
+	sampling = 1;
+	pthread_create(&mon, NULL, sampler, NULL);
+	t0 = bench_now_ns();
+	for (unsigned int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, thread_main, (void *)(uintptr_t)i);
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	t1 = bench_now_ns();
+	__atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
+	pthread_join(mon, NULL);
+	for (unsigned int i = 0; i < n; i++) {
+		for (unsigned int s = 0; s < LARSON_SLOTS; s++)
+			bench_mfree(W.arrays[i][s]);
+		free(W.arrays[i]);
+	}
+	for (unsigned int i = 0; i < 1024; i++)
+		bench_mfree(W.trade[i]);
+	if (work_fn != cache_scratch)
+		for (unsigned int i = 0; i < n; i++)
+			bench_mfree(W.given[i]);
+	bench_emit("workload", o->work, (int)n, "time_ms", 1,
+		   (double)(t1 - t0) / 1e6);
+	bench_emit("workload", o->work, (int)n, "peak_rss_kib", 1,
+		   (double)(status_kib("VmHWM:") - rss0));
+	if (free_base >= 0)
+		bench_emit("workload", o->work, (int)n, "peak_pages_kib", 1,
+			   (double)(free_base - free_low) * BENCH_PAGE_SIZE / 1024);
+	free(W.ring);
+	return 0;
+}
