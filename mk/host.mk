@@ -101,7 +101,7 @@ $(eval $(call host_test,test-slab-smp,asan,tests/host/mm/test_slab_smp.c $(MACHI
 $(eval $(call host_test,test-slab-smp-tsan,tsan,tests/host/mm/test_slab_smp.c $(MACHINE)))
 
 # libFuzzer targets: the binary, and a KTAP wrapper for the brief run.
-FUZZERS		:= page-alloc
+FUZZERS		:= page-alloc slab
 FUZZ_CORPUS	:= $(HOST_DIR)/fuzz-corpus
 
 # $(call fuzz_target,name): tests/host/mm/fuzz_<name with _>.c

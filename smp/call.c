@@ -13,11 +13,14 @@
  * returns when every ->done has caught up.
  *
  * Secondary CPUs only idle (buddyboot runs its work on the boot CPU), so
- * a request is answered as fast as the target polls. A CPU that runs
+ * a request is answered as fast as the target polls; where the arch lets
+ * idle CPUs sleep (ARCH_HAS_IDLE_WAKEUP), the caller wakes each one after
+ * writing its mailbox. A CPU that runs
  * something other than its idle loop does not answer until it returns
  * there: on_each_cpu() from inside a request function would wait for
  * itself, which call_running catches.
  */
+#include <arch/smp.h>
 #include <lib/atomic.h>
 #include <lib/printk.h>
 #include <smp/smp.h>
@@ -78,6 +81,10 @@ void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait)
 		mb->arg = arg;
 		/* Release: fn and arg before the number that announces them. */
 		smp_store_release(&mb->request, req);
+#ifdef ARCH_HAS_IDLE_WAKEUP
+		/* After the request: a CPU it wakes finds it (arch/smp.h). */
+		arch_smp_send_wakeup(cpu);
+#endif
 	}
 
 	*this_cpu_ptr(&call_running) = true;

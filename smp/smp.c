@@ -16,7 +16,9 @@
  * exactly one of them wins, so a CPU that comes up too late parks instead
  * of joining a set that on_each_cpu() has already counted.
  *
- * Secondary CPUs then idle: they poll their on_each_cpu() mailbox.
+ * Secondary CPUs then idle: they poll their on_each_cpu() mailbox, and
+ * between polls sleep where the arch can wake them (ARCH_HAS_IDLE_WAKEUP)
+ * or spin. A sleeping emulated CPU leaves the host's cores to the others.
  */
 #include <arch/cpu.h>
 #include <arch/smp.h>
@@ -57,6 +59,16 @@ int smp_bringup_error(void)
 /* Written by the boot CPU before each start; read by that CPU after. */
 static struct secondary_boot secondary_boot[NR_CPUS];
 
+/* Wait a little: sleep until a wake-up where the arch can, else spin. */
+static void smp_idle(void)
+{
+#ifdef ARCH_HAS_IDLE_WAKEUP
+	arch_cpu_idle();
+#else
+	arch_cpu_relax();
+#endif
+}
+
 void smp_prepare_boot_cpu(unsigned long hwid)
 {
 	/* The boot CPU's per-CPU register is 0 from its entry on. */
@@ -89,9 +101,13 @@ void secondary_start(struct secondary_boot *boot)
 	/* Release (online.c): visible to for_each_online_cpu() from here. */
 	smp_set_online(boot->cpu, true);
 
+#ifdef ARCH_HAS_IDLE_WAKEUP
+	/* The boot CPU may be asleep in wait_for_cpu(). */
+	arch_smp_send_wakeup(0);
+#endif
 	for (;;) {
 		if (!smp_call_poll())
-			arch_cpu_relax();
+			smp_idle();
 	}
 }
 
@@ -160,7 +176,8 @@ static bool wait_for_cpu(unsigned int cpu, uint64_t deadline)
 		if (__atomic_load_n(&cpu_state[cpu], __ATOMIC_ACQUIRE) ==
 		    CPU_ONLINE)
 			break;
-		arch_cpu_relax();
+		/* Woken by the check-in, or soon enough for the deadline. */
+		smp_idle();
 	}
 	if (__atomic_compare_exchange_n(&cpu_state[cpu], &expected,
 					CPU_GIVEN_UP, false, __ATOMIC_SEQ_CST,

@@ -7,6 +7,9 @@
 #define RISCV64_CSR_H
 
 #define SSTATUS_SIE		(1 << 1)
+#define SIE_SSIE		(1 << 1)	/* supervisor software interrupt */
+#define SIE_STIE		(1 << 5)	/* supervisor timer interrupt */
+#define SIP_SSIP		(1 << 1)
 
 /* scause: the top bit tells an interrupt from an exception. */
 #define SCAUSE_INTERRUPT_BIT	63
@@ -15,6 +18,10 @@
 #define SBI_EXT_BASE		0x10
 #define SBI_BASE_GET_SPEC_VERSION 0
 #define SBI_BASE_PROBE_EXTENSION 3
+#define SBI_EXT_TIME		0x54494d45	/* "TIME" */
+#define SBI_TIME_SET_TIMER	0
+#define SBI_EXT_IPI		0x735049	/* "sPI" */
+#define SBI_IPI_SEND_IPI	0
 #define SBI_EXT_HSM		0x48534d	/* "HSM" */
 #define SBI_HSM_HART_START	0
 #define SBI_HSM_HART_GET_STATUS	2
@@ -35,6 +42,9 @@
 		__asm__ volatile("csrr %0, " #csr : "=r"(__v));		\
 		__v;							\
 	})
+
+#define csr_set(csr, bits)						\
+	__asm__ volatile("csrs " #csr ", %0" : : "r"(bits) : "memory")
 
 #endif /* !__ASSEMBLY__ */
 #endif /* RISCV64_CSR_H */

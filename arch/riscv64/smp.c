@@ -29,6 +29,7 @@
 #include <lib/atomic.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <smp/smp.h>
 #include "csr.h"
 #include "sbi.h"
 #include "smp.h"
@@ -69,6 +70,8 @@ __section(".data.riscv_release") struct riscv_release riscv_release[NR_CPUS];
 
 /* Written by the boot hart in arch_smp_prepare_cpus(), read after. */
 static uint64_t timebase_hz = DEFAULT_TIMEBASE_HZ;
+/* The SBI has a TIME extension: arch_cpu_idle() may sleep (a timer). */
+static bool sbi_has_time;
 
 int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 {
@@ -79,6 +82,11 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	else
 		printk("smp: no timebase-frequency in /cpus: timeouts assume "
 		       "%llu Hz\n", DEFAULT_TIMEBASE_HZ);
+	ret = sbi_call(SBI_EXT_BASE, SBI_BASE_PROBE_EXTENSION, SBI_EXT_TIME,
+		       0, 0);
+	sbi_has_time = !ret.error && ret.value;
+	/* The boot hart's wake-ups too (secondaries: smp_entry.S). */
+	csr_set(sie, SIE_SSIE | SIE_STIE);
 	ret = sbi_call(SBI_EXT_BASE, SBI_BASE_PROBE_EXTENSION, SBI_EXT_HSM,
 		       0, 0);
 	if (ret.error || !ret.value) {
@@ -120,6 +128,40 @@ int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
 		return sbi_errno(ret.error);
 	}
 	return 0;
+}
+
+/*
+ * arch_cpu_idle - wfi until a supervisor software interrupt (a wake-up
+ * from arch_smp_send_wakeup()) or the timer is pending, then clear the
+ * former. Neither is taken: sie enables them, sstatus.SIE stays 0, so
+ * they only end the wfi. wfi returns at once if one is already pending,
+ * so a wake-up sent between the caller's last look and the wfi is not
+ * lost; one sent after the clear is seen at the caller's next look,
+ * because it was sent after what it announces was written. The timer,
+ * set IDLE_TICK_DIVISOR-th of a second ahead, brings back a caller that
+ * watches a deadline (smp_init() waiting for a check-in). Without the
+ * SBI TIME extension there is no timer: spin instead.
+ */
+#define IDLE_TICK_DIVISOR	1000
+
+void arch_cpu_idle(void)
+{
+	if (!sbi_has_time) {
+		arch_cpu_relax();
+		return;
+	}
+	sbi_call(SBI_EXT_TIME, SBI_TIME_SET_TIMER,
+		 csr_read(time) + timebase_hz / IDLE_TICK_DIVISOR, 0, 0);
+	__asm__ volatile("wfi\n\t"
+			 "csrc sip, %0"
+			 : : "r"(SIP_SSIP) : "memory");
+}
+
+void arch_smp_send_wakeup(unsigned int cpu)
+{
+	/* The request before the IPI: OpenSBI raises it with an MMIO write. */
+	__asm__ volatile("fence iorw, iorw" ::: "memory");
+	sbi_call(SBI_EXT_IPI, SBI_IPI_SEND_IPI, 1, cpu_hwid(cpu), 0);
 }
 
 uint64_t arch_clock_ns(void)

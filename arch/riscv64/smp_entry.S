@@ -11,7 +11,9 @@
  * RISCV_EXCEPTION_STACK bytes of it are its exception stack (sscratch,
  * see trap_entry.S), above the kernel stack, so that a kernel stack
  * overflow runs away from it. Then tp = its per-CPU offset, stvec = the
- * trap entry, and secondary_start(boot), which never returns.
+ * trap entry, sie = the software and timer interrupts (never taken, as
+ * sstatus.SIE stays 0: they only end arch_cpu_idle()'s wfi), and
+ * secondary_start(boot), which never returns.
  */
 #include "csr.h"
 #include "smp.h"
@@ -19,8 +21,10 @@
 	.text
 	.globl	riscv_secondary_entry
 riscv_secondary_entry:
-	csrw	sie, zero
 	csrci	sstatus, SSTATUS_SIE
+	/* Software and timer interrupts, never taken: they end idle wfi. */
+	li	t0, SIE_SSIE | SIE_STIE
+	csrw	sie, t0
 	ld	tp, SB_PERCPU_OFFSET(a1)
 	ld	t0, SB_STACK_TOP(a1)
 	csrw	sscratch, t0

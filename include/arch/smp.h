@@ -18,6 +18,24 @@
  *       back. buddyboot runs with interrupts masked, but spin_lock_irqsave()
  *       must still mean what it says on a port that unmasks them.
  *
+ * Optional: idle CPUs that sleep instead of spinning. An arch that can
+ * wake a CPU from another (an IPI) defines ARCH_HAS_IDLE_WAKEUP in
+ * <asm/smp.h> and provides
+ *
+ *   void arch_cpu_idle(void);
+ *       Wait until a wake-up that arch_smp_send_wakeup() sent after this
+ *       CPU's last look at what it waits for, with interrupts still
+ *       masked (no handler runs); returning early is allowed, losing a
+ *       wake-up is not, and it must return within a millisecond or so
+ *       even without one: the boot CPU also idles while it waits for a
+ *       check-in with a deadline (each CPU wakes it when it checks in).
+ *   void arch_smp_send_wakeup(unsigned int cpu);
+ *       Wake CPU @cpu. on_each_cpu() calls it after the request is
+ *       written; the arch orders that write before the wake-up.
+ *
+ * Without it, idle CPUs spin with arch_cpu_relax(): correct, but an
+ * emulated machine with more CPUs than the host has cores crawls.
+ *
  * Out of line, below: starting a secondary CPU, and a clock for timeouts.
  *
  * The bring-up contract. smp_init() (smp/smp.c) fills a struct

@@ -12,6 +12,7 @@
  *   bench: entry-to-ready <ticks from boot_main() entry to ready>
  *   bench: order <n> alloc+free <ticks per pair, one decimal>
  *   bench: order <n> alloc+free from the top order <ticks per pair>
+ *   bench: kmalloc <bytes> kmalloc+kfree <ticks per pair>, 8 .. 4096 bytes
  *
  * "ready" counts from reset where the counter does (riscv64: OpenSBI
  * included; x86_64: SeaBIOS included, and the TSC is virtual time, which
@@ -88,6 +89,41 @@ static void print_ticks(const char *what, unsigned int order, uint64_t ticks)
 	       (unsigned long long)(tenths % 10));
 }
 
+#define KMALLOC_SIZES	10	/* 8 .. 4096 bytes */
+
+/* kmalloc+kfree pairs of each size, warm (the slab already made). */
+static void bench_kmalloc(struct ktap *k, uint64_t overhead)
+{
+	char name[32];
+
+	for (unsigned int i = 0; i < KMALLOC_SIZES; i++) {
+		size_t size = 8UL << i;
+		void *p = kmalloc(size, GFP_KERNEL);
+		uint64_t t0, t1, tenths;
+
+		kfree(p);
+		t0 = arch_counter();
+		for (unsigned int r = 0; r < BENCH_ROUNDS; r++) {
+			p = kmalloc(size, GFP_KERNEL);
+			if (!p)
+				break;
+			kfree(p);
+		}
+		t1 = arch_counter();
+		ksnprintf(name, sizeof(name), "bench_kmalloc_%zu", size);
+		if (!p) {
+			ktap_result(k, false, name);
+			continue;
+		}
+		tenths = (t1 - t0 > overhead ? t1 - t0 - overhead : 1) * 10 /
+			 BENCH_ROUNDS;
+		printk("bench: kmalloc %zu kmalloc+kfree %llu.%llu\n", size,
+		       (unsigned long long)(tenths / 10),
+		       (unsigned long long)(tenths % 10));
+		ktap_result(k, true, name);
+	}
+}
+
 bool bench_run_all(void)
 {
 	const struct selftest_boot_state *s = &selftest_boot_state;
@@ -97,7 +133,7 @@ bool bench_run_all(void)
 	char name[32];
 	struct ktap k;
 
-	ktap_header(&k, NR_PAGE_ORDERS + 1);
+	ktap_header(&k, NR_PAGE_ORDERS + 1 + KMALLOC_SIZES);
 	printk("bench: ready %llu\n", (unsigned long long)ready);
 	printk("bench: entry-to-ready %llu\n",
 	       (unsigned long long)(ready - s->counter_entry));
@@ -123,6 +159,7 @@ bool bench_run_all(void)
 		else
 			ktap_skip(&k, name, "no block of this order free");
 	}
+	bench_kmalloc(&k, overhead);
 	return ktap_passed(&k);
 }
 #endif /* CONFIG_BENCH */

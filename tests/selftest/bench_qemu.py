@@ -81,6 +81,18 @@ def table(targets, mems, results):
             lines.append(f"| {o} | " + " | ".join(
                 results[t, m].get(key, "-") for t in targets for m in mems)
                 + " |")
+    sizes = sorted({int(k.split()[1]) for r in results.values() for k in r
+                    if k.startswith("kmalloc ")})
+    if sizes:
+        lines += ["", "kmalloc+kfree (the slab allocator), instructions "
+                  "per pair:", "",
+                  "| bytes | " + " | ".join(head) + " |",
+                  "|---:|" + "---:|" * len(head)]
+        for size in sizes:
+            key = f"kmalloc {size} kmalloc+kfree"
+            lines.append(f"| {size} | " + " | ".join(
+                results[t, m].get(key, "-") for t in targets for m in mems)
+                + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -10,6 +10,15 @@
 #ifndef ASM_SMP_H
 #define ASM_SMP_H
 
+/*
+ * Idle harts sleep in wfi (arch/riscv64/smp.c): the supervisor software
+ * and timer interrupts are enabled in sie but never taken (sstatus.SIE
+ * stays 0), so an SBI IPI or the timer only ends the wfi.
+ */
+#define ARCH_HAS_IDLE_WAKEUP	1
+void arch_cpu_idle(void);
+void arch_smp_send_wakeup(unsigned int cpu);
+
 static inline unsigned long arch_percpu_offset(void)
 {
 	unsigned long off;

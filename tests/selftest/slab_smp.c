@@ -1,0 +1,121 @@
+/*
+ * slab_smp.c - kmalloc and kmem_cache on every CPU at once.
+ *
+ *   slab_every_cpu_at_once   every CPU (on_each_cpu) allocates objects of
+ *                            every kmalloc class and of a shared cache and
+ *                            swaps them through one table with the others,
+ *                            so that most objects are freed on another CPU
+ *                            than the one that allocated them. Ownership
+ *                            lives in each object's first word, changed
+ *                            only by atomic exchange: an allocation that
+ *                            finds the word still owned, or a free that
+ *                            finds it not owned by a live holder, is an
+ *                            object handed out twice. Then every slab is
+ *                            given back and the counts, page_alloc_check()
+ *                            and slab_check() are as before.
+ * A machine with one CPU skips it.
+ */
+#include <lib/printk.h>
+#include <smp/smp.h>
+#include "../../mm/slab_state.h"
+#include "buddy_check.h"
+#include "selftest.h"
+
+#define SMP_TABLE	512
+#define SMP_ROUNDS	3000
+#define OWNED		0x4f574e4544000000ULL	/* "OWNED" and CPU, round */
+#define OWNED_MASK	0xffffffffff000000ULL
+#define FREED		0x4652454544464545ULL
+
+static struct {
+	void *table[SMP_TABLE];		/* atomic exchange only */
+	struct kmem_cache *cache;
+	unsigned int errors;		/* atomic */
+	void *bad;			/* the first object handed out twice */
+} smp;
+
+static void handed_twice(void *p)
+{
+	if (__atomic_fetch_add(&smp.errors, 1, __ATOMIC_SEQ_CST) == 0)
+		smp.bad = p;
+}
+
+static void give_back(void *p)
+{
+	uint64_t old = __atomic_exchange_n((uint64_t *)p, FREED, __ATOMIC_SEQ_CST);
+
+	if ((old & OWNED_MASK) != OWNED)
+		handed_twice(p);
+	if (ksize(p) == 24)
+		kmem_cache_free(smp.cache, p);
+	else
+		kfree(p);
+}
+
+static void every_cpu(void *arg)
+{
+	unsigned int cpu = smp_processor_id();
+	uint64_t rng = cpu * 0x9e3779b97f4a7c15ULL + 1;
+
+	(void)arg;
+	for (unsigned int i = 0; i < SMP_ROUNDS; i++) {
+		unsigned int k = (unsigned int)(rng >> 40) % (NR_KMALLOC_CACHES + 1);
+		void *p, *old;
+		uint64_t was;
+
+		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+		p = k == NR_KMALLOC_CACHES ? kmem_cache_alloc(smp.cache, GFP_KERNEL)
+					   : kmalloc(8UL << k, GFP_KERNEL);
+		if (!p) {
+			handed_twice(NULL);
+			return;
+		}
+		was = __atomic_exchange_n((uint64_t *)p, OWNED | cpu << 16 | (i & 0xffff),
+					  __ATOMIC_SEQ_CST);
+		if ((was & OWNED_MASK) == OWNED)
+			handed_twice(p);
+		old = __atomic_exchange_n(&smp.table[(rng >> 20) % SMP_TABLE], p,
+					  __ATOMIC_SEQ_CST);
+		if (old)
+			give_back(old);
+	}
+}
+
+static void shrink_here(void *arg)
+{
+	(void)arg;
+	kmem_cache_shrink_all();
+}
+
+SELFTEST(slab_every_cpu_at_once, STAGE_SLAB)
+{
+	struct buddy_counts before;
+	int problems;
+
+	if (num_online_cpus() < 2)
+		return selftest_skip("one CPU online");
+	on_each_cpu(shrink_here, NULL, true);
+	buddy_counts_take(&before);
+	smp.cache = kmem_cache_create("selftest-smp", 24, 0, 0, NULL);
+	SELFTEST_EXPECT(smp.cache, "kmem_cache_create");
+	on_each_cpu(every_cpu, NULL, true);
+	SELFTEST_EXPECT(!smp.errors, "%u objects handed out twice or not at "
+			"all (the first: %p)", smp.errors, smp.bad);
+	problems = slab_check();
+	SELFTEST_EXPECT(!problems, "slab_check() found %d problems with every "
+			"CPU's objects held", problems);
+	for (unsigned int i = 0; i < SMP_TABLE; i++)
+		if (smp.table[i]) {
+			give_back(smp.table[i]);
+			smp.table[i] = NULL;
+		}
+	SELFTEST_EXPECT(!smp.errors, "an object handed out twice");
+	kmem_cache_destroy(smp.cache);
+	on_each_cpu(shrink_here, NULL, true);
+	problems = slab_check();
+	SELFTEST_EXPECT(!problems, "slab_check() found %d problems", problems);
+	SELFTEST_EXPECT(!slab_nr_slabs(), "%lu slabs still held", slab_nr_slabs());
+	printk("# slab_every_cpu_at_once: %u CPUs, %u objects each\n",
+	       num_online_cpus(), SMP_ROUNDS);
+	return buddy_restored(&before, "after every CPU");
+}
