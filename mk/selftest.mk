@@ -40,8 +40,9 @@ TEST_PREREQS	+= $(SELFTEST_INITRD) $(SELFTEST_A64_DTB)
 # Machines the boot must refuse, for the runner's own test
 # (tests/runner/check_runner.py): QEMU's aarch64 virt DTB for 128M, edited
 # with dtc. "no-memory" adds a no-map /reserved-memory region over all of
-# RAM; "many-regions" adds 127 /memreserve/ entries, more than memblock's
-# 128 reserved regions hold with the kernel's own before the MMU is up.
+# RAM; "many-regions" adds 1100 /memreserve/ entries, more ranges than the
+# boot-info reader holds (BOOT_MAX_RANGES, 1024): the map is refused whole,
+# never read in part.
 # Each boot must stop with one "cannot boot: ..." line and the fail status.
 SELFTEST_REFUSE_DTB	= $(BUILD_ROOT)/selftest/aarch64-virt-128M-$(1).dtb
 SELFTEST_REFUSALS	:= no-memory many-regions
@@ -49,7 +50,7 @@ refuse_head_no-memory	:= :
 refuse_tail_no-memory	:= printf '%s\n' '/ {' \
 	'reserved-memory { \#address-cells = <2>; \#size-cells = <2>; ranges;' \
 	'all@40000000 { reg = <0 0x40000000 0 0x8000000>; no-map; }; }; };'
-refuse_head_many-regions := i=0; while [ $$i -lt 127 ]; do \
+refuse_head_many-regions := i=0; while [ $$i -lt 1100 ]; do \
 	printf '/memreserve/ %\#x 0x1000;\n' $$((0x44000000 + i * 0x2000)); \
 	i=$$((i + 1)); done
 refuse_tail_many-regions := :

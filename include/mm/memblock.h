@@ -12,7 +12,15 @@
 
 #include <lib/types.h>
 
-#define INIT_MEMBLOCK_REGIONS	128
+/*
+ * The size of each static array memblock starts with, before anything is
+ * mapped and before memblock_allow_resize(): as many as a boot-info list
+ * may hold (BOOT_MAX_RANGES), so a map of 1024 memory banks or 1024
+ * reservations is taken whole before the page allocator exists (servers'
+ * EFI maps pass a few hundred entries). Once resizing is allowed, a full
+ * array doubles into free memory, without limit.
+ */
+#define INIT_MEMBLOCK_REGIONS	1024
 #define NUMA_NO_NODE		(-1)
 
 /* Definable limits for memblock_phys_alloc_range(). */

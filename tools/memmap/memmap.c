@@ -165,8 +165,12 @@ int main(int argc, char **argv)
 	bootmem_init(&map, ranges, MEMMAP_MAX_RANGES);
 	err = memmap_read(&opt, data, len, &map);
 	if (err) {
+		char msg[BOOT_ERROR_LEN + 32];
+
 		free(data);
-		return fail(status_of(err), opt.file, map.error);
+		snprintf(msg, sizeof(msg), "%s%s", err == -ENOSPC ?
+			 "too many regions: " : "", map.error);
+		return fail(status_of(err), opt.file, msg);
 	}
 	free(data);
 	/* As every range: the exclusive end must be at most 2^64 - 1. */

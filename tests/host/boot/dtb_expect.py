@@ -40,7 +40,7 @@ from ktap import KtapWriter  # noqa: E402
 TOP = (1 << 64) - 1
 PAGE_SIZE = 4096        # the host build's (arch/host)
 READER_MAX = 1024       # tools/memmap/memmap.c: MEMMAP_MAX_RANGES
-MEMBLOCK_MAX = 128      # include/mm/memblock.h: INIT_MEMBLOCK_REGIONS
+MEMBLOCK_MAX = 1024     # include/mm/memblock.h: INIT_MEMBLOCK_REGIONS
 
 
 class Bad(Exception):

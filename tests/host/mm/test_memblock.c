@@ -421,7 +421,70 @@ static bool alloc_zeroes_and_maps(void)
 	return true;
 }
 
-/* 128 disjoint regions fill the static array: the 129th is refused. */
+/*
+ * Before resizing is allowed (nothing mapped yet), 1024 disjoint memory
+ * regions and 1024 disjoint reserved regions are all kept: the static
+ * arrays hold a whole boot-info list.
+ *   |m|.|m|.|m|. ... .|m|      1024 times each, r over the first page of each
+ */
+static bool many_regions_before_resize(void)
+{
+	EXPECT(INIT_MEMBLOCK_REGIONS >= 1024, "static arrays of %d",
+	       INIT_MEMBLOCK_REGIONS);
+	EXPECT(!memblock.can_resize, "resizing not allowed yet");
+	for (unsigned int i = 0; i < 1024; i++) {
+		EXPECT(memblock_add(SZ_1M * (2 * i + 1), SZ_1M) == 0, "add %u", i);
+		EXPECT(memblock_reserve(SZ_1M * (2 * i + 1), SZ_4K) == 0,
+		       "reserve %u", i);
+	}
+	EXPECT(memblock.memory.cnt == 1024 && memblock.reserved.cnt == 1024,
+	       "%lu memory, %lu reserved", memblock.memory.cnt,
+	       memblock.reserved.cnt);
+	EXPECT(memblock.memory.total_size == SZ_1M * 1024 &&
+	       memblock.reserved.total_size == SZ_4K * 1024, "totals");
+	for (unsigned int i = 0; i < 1024; i++)
+		EXPECT(memblock.memory.regions[i].base == SZ_1M * (2 * i + 1) &&
+		       memblock.reserved.regions[i].size == SZ_4K, "region %u", i);
+	return true;
+}
+
+/*
+ * Regions of one page each, alone or between others, stay regions of one
+ * page: nothing rounds them away or merges them with a neighbour they do
+ * not touch.
+ *   |m|.|m|.|m|      each m and each r one 4 KiB page
+ */
+static bool one_page_regions_kept(void)
+{
+	for (unsigned int i = 0; i < 8; i++)
+		EXPECT(memblock_add(SZ_1G + SZ_4K * 2 * i, SZ_4K) == 0, "add %u", i);
+	EXPECT(memblock_reserve(SZ_1G + SZ_4K * 2, SZ_4K) == 0, "reserve one");
+	EXPECT(memblock.memory.cnt == 8 && memblock_phys_mem_size() == 8 * SZ_4K,
+	       "%lu regions", memblock.memory.cnt);
+	EXPECT(RESERVED_IS({ SZ_1G + SZ_4K * 2, SZ_4K }), "reserved page");
+	/* The free ranges: every page but the reserved one. */
+	{
+		phys_addr_t s, e;
+		unsigned int n = 0;
+		uint64_t i;
+
+		for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &s, &e, NULL) {
+			EXPECT(e - s == SZ_4K && s != SZ_1G + SZ_4K * 2,
+			       "range [%#llx-%#llx)", (unsigned long long)s,
+			       (unsigned long long)e);
+			n++;
+		}
+		EXPECT(n == 7, "%u free pages", n);
+	}
+	/* Bottom-up, a one-page allocation takes the lowest free one-page region. */
+	memblock_set_bottom_up(true);
+	EXPECT(memblock_phys_alloc(SZ_4K, SZ_4K) == SZ_1G, "lowest page");
+	EXPECT(memblock_phys_alloc(SZ_4K, SZ_4K) == SZ_1G + SZ_4K * 4, "next");
+	EXPECT(memblock_phys_alloc(SZ_4K * 2, SZ_4K) == 0, "no two pages");
+	return true;
+}
+
+/* Once full, the static array refuses the next new region. */
 static bool full_array_refuses_cleanly(void)
 {
 	for (unsigned int i = 0; i < INIT_MEMBLOCK_REGIONS; i++) {
@@ -518,14 +581,19 @@ static bool cap_memory_on_a_full_array(void)
 	return true;
 }
 
-/* With resize allowed, a full reserved array doubles inside memory. */
+/*
+ * With resize allowed, a full reserved array doubles inside memory, as
+ * often as it takes: 3072 reserved pages.
+ *   |r.r.r.r ... r.r.r   rr|   (the last r: the grown array itself)
+ */
 static bool full_reserved_array_grows(void)
 {
-	unsigned char *buf = host_map(SZ_16M, SZ_1M);
+	const phys_addr_t span = 64 * SZ_1M;
+	unsigned char *buf = host_map(span, SZ_1M);
 	phys_addr_t base = (uintptr_t)buf;
 	unsigned int n = INIT_MEMBLOCK_REGIONS * 3;
 
-	EXPECT(memblock_add(base, SZ_16M) == 0, "add");
+	EXPECT(memblock_add(base, span) == 0, "add");
 	memblock_allow_resize();
 	for (unsigned int i = 0; i < n; i++)
 		EXPECT(memblock_reserve(base + SZ_4K * 2 * i, SZ_4K) == 0,
@@ -620,6 +688,8 @@ static const struct host_test tests[] = {
 	HOST_TEST(alloc_near_top_no_overflow),
 	HOST_TEST(alloc_never_returns_zero),
 	HOST_TEST(alloc_zeroes_and_maps),
+	HOST_TEST(many_regions_before_resize),
+	HOST_TEST(one_page_regions_kept),
 	HOST_TEST(full_array_refuses_cleanly),
 	HOST_TEST(full_array_does_what_needs_no_slot),
 	HOST_TEST(cap_memory_on_a_full_array),

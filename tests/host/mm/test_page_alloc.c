@@ -230,6 +230,35 @@ static bool handoff_pfn0(void)
 }
 
 /*
+ * Banks of a single page each, 2 pages apart, below a bank for the
+ * metadata: every one-page bank is kept and its page handed out as an
+ * order-0 block.
+ *   |m.m.m. ... .m|......|mmmm (metadata)|
+ */
+static bool handoff_one_page_banks(void)
+{
+	const unsigned int n = 1000;
+	const phys_addr_t meta = SZ_1G;
+	unsigned long given;
+
+	machine_map(2 * SZ_1G);
+	for (unsigned int i = 0; i < n; i++)
+		EXPECT(memblock_add(SZ_1M + 2 * SZ_4K * i, SZ_4K) == 0, "bank %u", i);
+	EXPECT(memblock_add(meta, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock.memory.cnt == n + 1, "%lu regions", memblock.memory.cnt);
+	given = memblock_free_all();
+	EXPECT(given == n + PHYS_PFN(SZ_1M) - PFN_UP(page_allocator.metadata_alloc),
+	       "given %lu", given);
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *page = pfn_to_page(PHYS_PFN(SZ_1M + 2 * SZ_4K * i));
+
+		EXPECT(page && page->state == (PG_FREE | 0), "page of bank %u free", i);
+	}
+	EXPECT_SOUND();
+	return only_free_memory_handed_out(given);
+}
+
+/*
  * Banks: unaligned start and size below 4 GiB, one reservation inside an
  * aligned bank, a bank above 4 GiB with a no-map hole, whole sections
  * missing in between.
@@ -550,6 +579,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(seed_slab_order_search_reaches_top),
 	HOST_TEST(gfp_zero_and_addresses),
 	HOST_TEST(handoff_pfn0),
+	HOST_TEST(handoff_one_page_banks),
 	HOST_TEST(handoff_banks_holes_above_4g),
 	HOST_TEST(handoff_frees_large_blocks),
 	HOST_TEST(handoff_touches_no_top_block),
