@@ -53,12 +53,24 @@ static void buddy_describe(void (*emit)(const char *key, const char *value))
 {
 	char buf[32];
 
-	emit("library", "buddyboot libmm.a (plain -O2 host build)");
+	emit("library", "buddyboot libmm.a (-O2, CONFIG_DEBUG_SPINLOCK=0)");
 	snprintf(buf, sizeof(buf), "%d", MAX_PAGE_ORDER);
 	emit("max_page_order", buf);
 	snprintf(buf, sizeof(buf), "%zu", sizeof(struct page));
 	emit("struct_page_bytes", buf);
 	emit("calls", "alloc_pages / __free_pages");
+	snprintf(buf, sizeof(buf), "%d", PAGE_ALLOC_COSTLY_ORDER);
+	emit("pcp_orders", buf);
+}
+
+static unsigned long buddy_lock_count(void)
+{
+	return zone_lock_acquisitions();
+}
+
+static unsigned long buddy_cache_batch(void)
+{
+	return (unsigned long)pcp_batch();
 }
 
 const struct bench_allocator bench_allocator = {
@@ -69,4 +81,6 @@ const struct bench_allocator bench_allocator = {
 	.free_blocks = buddy_free_blocks,
 	.address = buddy_address,
 	.describe = buddy_describe,
+	.lock_count = buddy_lock_count,
+	.cache_batch = buddy_cache_batch,
 };

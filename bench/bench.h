@@ -46,6 +46,10 @@ struct bench_allocator {
 	uintptr_t (*address)(void *blk);
 	/* Library and version, as found at run time, for the report. */
 	void (*describe)(void (*emit)(const char *key, const char *value));
+	/* Times its central lock was taken, or NULL (buddyboot's zone lock). */
+	unsigned long (*lock_count)(void);
+	/* Blocks moved per lock acquisition by its per-CPU caches, or NULL. */
+	unsigned long (*cache_batch)(void);
 };
 
 extern const struct bench_allocator bench_allocator;
@@ -64,7 +68,8 @@ struct bench_opts {
 	int order;	      /* one order, or -1 for all */
 	bool used;	      /* pair: on a used (not fresh) heap */
 	bool present;	      /* handoff: RAM resident beforehand */
-	unsigned int threads; /* workload: threads (0: 2) */
+	unsigned int threads; /* threads, workload: how many (workload: 0 is 2) */
+	bool cross;	      /* threads: each block freed by another thread */
 	const char *work;     /* workload: which one */
 };
 
@@ -72,6 +77,9 @@ struct bench_opts {
 void bench_emit(const char *scenario, const char *variant, int order,
 		const char *metric, unsigned int rep, double value);
 void bench_emit_info(const char *key, const char *value);
+
+/* bench_unpin - undo main()'s pinning: for scenarios with threads. */
+void bench_unpin(void);
 
 /* bench_die - print "bench: <message>" on stderr and exit 1. */
 void bench_die(const char *fmt, ...)
@@ -136,6 +144,8 @@ int bench_sweep(const struct bench_opts *o);
 int bench_mixed(const struct bench_opts *o);
 int bench_frag(const struct bench_opts *o);
 int bench_handoff(const struct bench_opts *o);
+int bench_threads(const struct bench_opts *o);	/* bench/threads.c */
+int bench_zonelock(const struct bench_opts *o);
 /* Small objects (bench/small.c): malloc+free pairs, the workloads. */
 int bench_kpair(const struct bench_opts *o);
 int bench_workload(const struct bench_opts *o);

@@ -2,6 +2,9 @@
  * common.c - the checks and bookkeeping shared by all scenarios, kept out
  * of the timed loops.
  */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include "adapter.h"
 
@@ -76,4 +79,14 @@ unsigned long bench_batch_blocks(unsigned long want, unsigned int order,
 	if (fit < 16)
 		fit = 16;
 	return want < fit ? want : fit;
+}
+
+void bench_unpin(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN); c++)
+		CPU_SET(c, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 }

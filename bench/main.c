@@ -5,7 +5,8 @@
  *
  * scenarios: info, pair, sweep, mixed, frag, handoff (see bench/scenarios.c
  * and bench/handoff.c for what each measures and which keys it reads),
- * kpair and workload (small objects, bench/small.c).
+ * threads and zonelock (bench/threads.c), kpair and workload (small
+ * objects, bench/small.c).
  * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
  * present=0|1, threads, work.
  *
@@ -132,6 +133,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->work = val;
 		else if (!strcmp(argv[i], "present"))
 			o->present = number(argv[i], val);
+		else if (!strcmp(argv[i], "cross"))
+			o->cross = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
 			 (!strcmp(val, "fresh") || !strcmp(val, "used")))
 			o->used = !strcmp(val, "used");
@@ -151,7 +154,8 @@ static const struct {
 } scenarios[] = {
 	{"pair", bench_pair},	    {"sweep", bench_sweep},
 	{"mixed", bench_mixed},	    {"frag", bench_frag},
-	{"handoff", bench_handoff}, {"kpair", bench_kpair},
+	{"handoff", bench_handoff}, {"threads", bench_threads},
+	{"zonelock", bench_zonelock}, {"kpair", bench_kpair},
 	{"workload", bench_workload},
 };
 

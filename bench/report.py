@@ -145,6 +145,36 @@ class Report:
             "\n".join("    " + l.strip() for l in self.commands(
                 "pair").split("\n")[2:] if "order=0" in l)
 
+    def threads(self):
+        rows = []
+        for a in ALL:
+            for order in (0, 3):
+                one = self.r.get(a, "threads", "pair1", order, "pair_ns")
+                two = self.r.get(a, "threads", "pair2", order, "pair_ns")
+                x = self.r.get(a, "threads", "cross2", order, "pair_ns")
+                base = one and one.median
+                rows.append((self.name(a), "%d" % order, cell(one), cell(two),
+                             ratio(base, two and two.median), cell(x),
+                             ratio(base, x and x.median)))
+        return table(["allocator", "order", "1 thread, ns per pair",
+                      "2 threads, ns per pair per thread",
+                      "throughput per thread, 2 vs 1",
+                      "2 threads, cross frees, ns per pair per thread",
+                      "throughput per thread, cross vs 1"], rows) + \
+            "\n\n" + self.commands("threads")
+
+    def zonelock(self):
+        rows = []
+        for a in BUDDIES:
+            per = self.r.get(a, "zonelock", "steady", 0, "per_1000")
+            batch = self.r.median(a, "zonelock", "steady", 0, "batch")
+            rows.append((self.name(a), cell(per, 1.0),
+                         "%.0f" % batch if batch else "–",
+                         "%.1f" % (1000.0 / batch) if batch else "–"))
+        return table(["allocator", "zone-lock acquisitions per 1000 order-0 "
+                      "operations", "batch", "1000 / batch"], rows) + \
+            "\n\n" + self.commands("zonelock")
+
     def per_order(self, scen, var, metric):
         top = max(self.max.values())
         rows = []
@@ -370,6 +400,25 @@ class Report:
             at_most("order-0 alloc+free pair ≤ 10 ns (%s)" % why,
                     self.r.median("buddy", "pair", var, 0, "pair_ns"), 10,
                     "ns")
+        for var in ("fresh", "used"):
+            at_most("order-0 alloc+free pair from the per-CPU cache ≤ 4 ns "
+                    "(%s heap)" % var,
+                    self.r.median("buddy", "pair", var, 0, "pair_ns"), 4,
+                    "ns")
+        for order in (0, 3):
+            one = self.r.median("buddy", "threads", "pair1", order, "pair_ns")
+            for var, what in (("pair2", "pairs"), ("cross2", "cross frees")):
+                two = self.r.median("buddy", "threads", var, order, "pair_ns")
+                if one and two:
+                    at_most("order-%d %s: throughput per thread at 2 threads "
+                            "≥ 0.9× 1 thread (time per pair ≤ 1.11×)" %
+                            (order, what), two / one, 1 / 0.9, "×")
+        per = self.r.median("buddy", "zonelock", "steady", 0, "per_1000")
+        batch = self.r.median("buddy", "zonelock", "steady", 0, "batch")
+        if per is not None and batch:
+            at_most("zone-lock acquisitions per 1000 order-0 operations, "
+                    "steady state ≤ 1000 / batch (batch %d)" % batch, per,
+                    1000.0 / batch, "", "%.1f")
         for a in BUDDIES:
             mx = self.max[a]
             sweep = {o: self.r.median(a, "sweep", "clean", o, "pair_ns")
@@ -514,6 +563,7 @@ def main():
         "sweep": rep.sweep, "split": rep.split,
         "pair_orders": rep.pair_orders, "mixed": rep.mixed,
         "frag": rep.frag, "handoff": rep.handoff, "metadata": rep.metadata,
+        "threads": rep.threads, "zonelock": rep.zonelock,
         "small_pair": rep.small_pair,
         "small_workloads": rep.small_workloads,
     }

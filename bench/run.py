@@ -59,6 +59,15 @@ def commands(mode):
                   "iters=%d" % p["batch_ops"]]) for a in ALLOCATORS]
     cmds += [(a, ["mixed", reps, "blocks=1024", "seed=20240607",
                   "iters=%d" % p["mixed_ops"]]) for a in ALLOCATORS]
+    # Threads: 1 and 2 at once, order 0 and 3, own pairs and cross frees.
+    for order in (0, 3):
+        for n, cross in ((1, 0), (2, 0), (2, 1)):
+            cmds += [(a, ["threads", "threads=%d" % n, "cross=%d" % cross,
+                          "order=%d" % order, reps,
+                          "iters=%d" % (p["pair_iters"] // 4)])
+                     for a in ALLOCATORS]
+    cmds += [(a, ["zonelock", reps, "blocks=1024", "seed=20240607",
+                  "iters=%d" % p["mixed_ops"]]) for a in BUDDIES]
     for pages in p["frag_pages"]:
         cmds += [(a, ["frag", reps, "pages=%d" % pages,
                       "blocks=%d" % p["blocks"], "iters=%d" % p["batch_ops"]])

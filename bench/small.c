@@ -305,16 +305,6 @@ static void *sampler(void *arg)
 	return NULL;
 }
 
-static void unpin(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	for (long c = 0; c < sysconf(_SC_NPROCESSORS_ONLN); c++)
-		CPU_SET(c, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 int bench_workload(const struct bench_opts *o)
 {
 	unsigned int n = o->threads ? o->threads : 2;
@@ -330,7 +320,7 @@ int bench_workload(const struct bench_opts *o)
 			break;
 	if (k == sizeof(works) / sizeof(works[0]))
 		bench_die("workload: unknown work=%s", o->work);
-	unpin();
+	bench_unpin();
 	free_base = bench_fresh_heap(1UL << 16);
 	free_low = free_base;
 	memset(&W, 0, sizeof(W));

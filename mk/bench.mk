@@ -7,10 +7,10 @@
 #= QUICK=1        make bench: a short run (under a minute), never published
 #   make bench-build     just the programs, build/bench/bin/bench-*
 #
-# The benchmark must not measure sanitizers. The default build links
-# build/host/libmm.a, host.mk's plain -O2 library; for MAX_PAGE_ORDER=15 the
-# same sources are built here again, with host.mk's flags plus
-# -DCONFIG_MAX_PAGE_ORDER=15, into build/bench/mm-order15/libmm.a.
+# The benchmark must measure neither sanitizers nor spinlock debugging: the
+# memory core is built here again, with host.mk's flags plus
+# -DCONFIG_DEBUG_SPINLOCK=0, into build/bench/mm-default/libmm.a and (with
+# -DCONFIG_MAX_PAGE_ORDER=15) build/bench/mm-order15/libmm.a.
 # One program per allocator, from the same scenario sources, so that every
 # allocator is called directly and no two of them share a process.
 
@@ -24,7 +24,7 @@ BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 # host.mk, read before this file, lists the memory core's sources.
 BENCH_MM_SRCS	:= $(LIBMM_SRCS)
 BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
-		   bench/small.c
+		   bench/threads.c bench/small.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
 
 # Per program: extra sources, flags, libraries.
@@ -32,7 +32,7 @@ bench_srcs_buddy	:= bench/alloc_buddy.c bench/handoff.c
 bench_srcs_buddy-o15	:= $(bench_srcs_buddy)
 bench_flags_buddy	:= -DBENCH_BUDDY -Iinclude -Iarch/host/include
 bench_flags_buddy-o15	:= $(bench_flags_buddy) -DCONFIG_MAX_PAGE_ORDER=15
-bench_libs_buddy	:= $(BUILD_ROOT)/host/libmm.a
+bench_libs_buddy	:= $(BENCH_DIR)/mm-default/libmm.a
 bench_libs_buddy-o15	:= $(BENCH_DIR)/mm-order15/libmm.a
 bench_srcs_glibc	:= bench/alloc_posix.c
 bench_srcs_jemalloc	:= bench/alloc_posix.c
@@ -42,17 +42,23 @@ bench_flags_mimalloc	:= -DBENCH_MIMALLOC
 bench_libs_jemalloc	:= -ljemalloc
 bench_libs_mimalloc	:= -lmimalloc
 
-$(BENCH_DIR)/mm-order15/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(Q)echo "  HOSTCC  $@"
-	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) -DCONFIG_MAX_PAGE_ORDER=15 $(HOST_CFLAGS) \
-		-MMD -MP -c $< -o $@
+# $(call bench_mm,dir,flags): the memory core for the benchmark, spinlock
+# debugging off (CONFIG_DEBUG_SPINLOCK=0), into $(BENCH_DIR)/<dir>/libmm.a.
+define bench_mm
+$(BENCH_DIR)/$(1)/%.o: %.c
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  HOSTCC  $$@"
+	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) -DCONFIG_DEBUG_SPINLOCK=0 $(2) \
+		$(HOST_CFLAGS) -MMD -MP -c $$< -o $$@
 
-$(BENCH_DIR)/mm-order15/libmm.a: $(patsubst %.c,$(BENCH_DIR)/mm-order15/%.o,$(BENCH_MM_SRCS))
-	$(Q)echo "  AR      $@"
-	$(Q)rm -f $@ && ar rcs $@ $^
+$(BENCH_DIR)/$(1)/libmm.a: $(patsubst %.c,$(BENCH_DIR)/$(1)/%.o,$(BENCH_MM_SRCS))
+	$(Q)echo "  AR      $$@"
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
 
--include $(patsubst %.c,$(BENCH_DIR)/mm-order15/%.d,$(BENCH_MM_SRCS))
+-include $(patsubst %.c,$(BENCH_DIR)/$(1)/%.d,$(BENCH_MM_SRCS))
+endef
+$(eval $(call bench_mm,mm-default,))
+$(eval $(call bench_mm,mm-order15,-DCONFIG_MAX_PAGE_ORDER=15))
 
 # $(1): program name.
 define bench_prog

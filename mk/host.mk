@@ -89,6 +89,7 @@ $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
   $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
 $(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
+$(eval $(call host_test,test-model-tsan,tsan,tests/host/mm/test_model.c $(MACHINE)))
 $(foreach v,asan asan-order15 asan-slabdebug,\
   $(eval $(call host_test,test-slab$(v:asan%=%),$(v),tests/host/mm/test_slab.c $(MACHINE))))
 
@@ -130,6 +131,7 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
 		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \
 		   host-page-smp-tsan=$(HOST_DIR)/tests/test-page-smp-tsan \
+		   host-model-tsan=$(HOST_DIR)/tests/test-model-tsan \
 		   host-slab=$(HOST_DIR)/tests/test-slab \
 		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \

@@ -73,10 +73,8 @@ static void pcp_set_tunables(struct per_cpu_pages *pcp)
 }
 
 /*
- * Whether @pcp's owner has used it: its first allocation or free took the
- * lock (which a zeroed area leaves unlocked, but with a debug holder of
- * CPU 0, not "nobody") and set @batch. Only such a set is locked by other
- * CPUs; one never used holds nothing.
+ * Whether @pcp's owner has used it (its first allocation or free set
+ * @batch): a set never used holds nothing to show or to retune.
  */
 static bool pcp_in_use(const struct per_cpu_pages *pcp)
 {
@@ -237,9 +235,12 @@ void pcp_lock_all(unsigned long *locked)
 	unsigned int cpu;
 
 	memset(locked, 0, PCP_CPU_WORDS * sizeof(*locked));
+	/*
+	 * Every online CPU's, used or not: a CPU whose set is unused now may
+	 * free a block into it (its first free takes no zone lock) while the
+	 * caller walks.
+	 */
 	for_each_online_cpu(cpu) {
-		if (!pcp_in_use(per_cpu_ptr(&pcp_pages, cpu)))
-			continue;
 		spin_lock(&per_cpu_ptr(&pcp_pages, cpu)->lock);
 		locked[cpu / 64] |= 1UL << (cpu % 64);
 	}

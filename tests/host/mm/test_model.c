@@ -11,7 +11,16 @@
  *
  * Fixed seeds run by default. BB_SEED=n runs only seed n (what a failure
  * prints), BB_STEPS=n changes the number of steps.
+ *
+ * The concurrent mode (model_concurrent_*) runs one model per thread, each
+ * thread a CPU with its own per-CPU lists, on one machine: the owner bytes
+ * are shared and claimed with atomic exchanges, so a page handed to two
+ * threads fails at the step that takes it; page_alloc_check(), which may
+ * run while others allocate, runs every 64 steps; the counts are checked
+ * once all threads are done. Bad frees there are of the kinds that leave
+ * the block with its owner (wrong order, a page inside it).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "machine.h"
@@ -32,6 +41,7 @@ struct model {
 	unsigned long managed;
 	unsigned char *owner;		/* per pfn: 0 free/reserved, 1 held */
 	unsigned long nr_pfns;
+	bool concurrent;		/* owner shared with other threads */
 };
 
 static uint64_t next_rand(struct model *m)
@@ -80,7 +90,8 @@ static bool step_alloc(struct model *m)
 		return true;
 	}
 	if (!p) {
-		for (unsigned int k = order; k <= MAX_PAGE_ORDER; k++)
+		/* Others may free between the refusal and the counts. */
+		for (unsigned int k = order; k <= MAX_PAGE_ORDER && !m->concurrent; k++)
 			EXPECT(!nr_free_blocks(k), "order %u refused while order "
 			       "%u has free blocks", order, k);
 		return true;
@@ -91,8 +102,8 @@ static bool step_alloc(struct model *m)
 	EXPECT(!memblock_is_region_reserved(PFN_PHYS(pfn), PFN_PHYS(n)),
 	       "pfn %#lx order %u overlaps reserved memory", pfn, order);
 	for (unsigned long i = 0; i < n; i++)
-		EXPECT(!m->owner[pfn + i], "pfn %#lx handed out twice", pfn + i);
-	memset(m->owner + pfn, 1, n);
+		EXPECT(!__atomic_exchange_n(&m->owner[pfn + i], 1, __ATOMIC_ACQ_REL),
+		       "pfn %#lx handed out twice", pfn + i);
 	a = page_address(p);
 	if (gfp & __GFP_ZERO)
 		EXPECT(a[0] == 0 && a[PFN_PHYS(n) - 1] == 0, "not zeroed");
@@ -112,8 +123,11 @@ static bool release(struct model *m, unsigned int i)
 	EXPECT(a[0] == h.stamp && a[PFN_PHYS(n) - 1] == h.stamp,
 	       "block at pfn %#lx order %u was overwritten",
 	       page_to_pfn(h.page), h.order);
+	/* Released before the free: after it, another thread may own it. */
+	for (unsigned long k = 0; k < n; k++)
+		__atomic_store_n(&m->owner[page_to_pfn(h.page) + k], 0,
+				 __ATOMIC_RELEASE);
 	EXPECT(free_pages_checked(h.page, h.order) == 0, "free refused");
-	memset(m->owner + page_to_pfn(h.page), 0, n);
 	m->held[i] = m->held[--m->nr_held];
 	m->held_pages -= n;
 	return true;
@@ -135,7 +149,7 @@ static bool step_bad_free(struct model *m)
 		return true;
 	h = m->held[rand_below(m, m->nr_held)];
 	save_counters(before);
-	switch (rand_below(m, 3)) {
+	switch (rand_below(m, m->concurrent ? 2 : 3)) {
 	case 0:
 		err = free_pages_checked(h.page, h.order ? h.order - 1
 							 : h.order + 1);
@@ -157,7 +171,8 @@ static bool step_bad_free(struct model *m)
 		break;
 	}
 	EXPECT(err < 0, "bad free of pfn %#lx accepted", page_to_pfn(h.page));
-	EXPECT(counters_unchanged(before), "a refused free changed counters");
+	EXPECT(m->concurrent || counters_unchanged(before),
+	       "a refused free changed counters");
 	return true;
 }
 
@@ -197,6 +212,71 @@ static bool run_seed(uint64_t seed, unsigned long steps)
 	return true;
 }
 
+struct concurrent {
+	struct model m;
+	pthread_t thread;
+	unsigned long steps;
+	bool ok;
+};
+
+static void *model_thread(void *arg)
+{
+	struct concurrent *c = arg;
+	struct model *m = &c->m;
+
+	c->ok = false;
+	for (unsigned long s = 0; s < c->steps; s++) {
+		unsigned int op = rand_below(m, 100);
+		bool ok = op < 50 ? step_alloc(m)
+			: op < 92 ? step_free(m) : step_bad_free(m);
+
+		if (!ok || (!(s & 63) && page_alloc_check() != 0)) {
+			printf("# thread seed %llu: step %lu failed\n",
+			       (unsigned long long)m->rng, s);
+			return NULL;
+		}
+	}
+	while (m->nr_held)
+		if (!release(m, m->nr_held - 1))
+			return NULL;
+	c->ok = true;
+	return NULL;
+}
+
+static bool run_concurrent(unsigned int n, uint64_t seed, unsigned long steps)
+{
+	static struct concurrent c[16];
+	unsigned long banks_end = 4 * TOP_PAGES + 11, managed;
+	unsigned char *owner;
+
+	machine_map(PFN_PHYS(banks_end) + SZ_1M);
+	EXPECT(memblock_add(0, PFN_PHYS(banks_end)) == 0, "bank at PFN 0");
+	EXPECT(memblock_reserve(PFN_PHYS(TOP_PAGES + 3), 2 * PAGE_SIZE) == 0, "r");
+	managed = memblock_free_all();
+	EXPECT(managed, "hand-off");
+	owner = calloc(banks_end, 1);
+	for (unsigned int i = 0; i < n; i++) {
+		memset(&c[i], 0, sizeof(c[i]));
+		c[i].m.rng = seed * 1000 + i + 1;
+		c[i].m.owner = owner;
+		c[i].m.nr_pfns = banks_end;
+		c[i].m.managed = managed;
+		c[i].m.concurrent = true;
+		c[i].steps = steps;
+		EXPECT(!pthread_create(&c[i].thread, NULL, model_thread, &c[i]),
+		       "thread %u", i);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		pthread_join(c[i].thread, NULL);
+	for (unsigned int i = 0; i < n; i++)
+		EXPECT(c[i].ok, "thread %u failed; reproduce with BB_SEED=%llu",
+		       i, (unsigned long long)seed);
+	/* The threads are gone, their lists drained when each exited. */
+	EXPECT(nr_free_pages() == managed && page_alloc_check() == 0, "end");
+	free(owner);
+	return true;
+}
+
 static unsigned long steps_from_env(void)
 {
 	const char *s = getenv("BB_STEPS");
@@ -217,6 +297,16 @@ SEED_TEST(20240101)
 
 static uint64_t env_seed;
 
+static bool model_concurrent_2(void)
+{
+	return run_concurrent(2, 7, steps_from_env());
+}
+
+static bool model_concurrent_8(void)
+{
+	return run_concurrent(8, 8, steps_from_env() / 2);
+}
+
 static bool model_seed_from_env(void)
 {
 	return run_seed(env_seed, steps_from_env());
@@ -229,6 +319,8 @@ int main(void)
 		HOST_TEST(model_seed_2),
 		HOST_TEST(model_seed_3),
 		HOST_TEST(model_seed_20240101),
+		HOST_TEST(model_concurrent_2),
+		HOST_TEST(model_concurrent_8),
 	};
 	static const struct host_test from_env[] = {
 		HOST_TEST(model_seed_from_env),

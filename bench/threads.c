@@ -1,0 +1,191 @@
+/*
+ * threads.c - the allocators on several threads at once, and (buddyboot
+ * only) how often its zone lock is taken.
+ *
+ *   threads   @threads threads (threads=N), each doing @iters alloc+free
+ *             pairs of @order at once, from a common start: variant
+ *             "pairN". With cross=1, thread i allocates and hands each
+ *             block to thread i+1 (mod N) through a ring, which frees it:
+ *             variant "crossN", every free a remote one. Emitted: ns per
+ *             pair as each thread sees it (the slowest thread's time over
+ *             its pairs), so per-thread throughput at N threads compares
+ *             directly with 1. The process is unpinned first.
+ *   zonelock  buddyboot only: a steady state of order-0 allocations and
+ *             frees at random over @blocks slots, after a warm-up of as
+ *             many operations; emitted: zone-lock acquisitions per 1000
+ *             operations (metric "per_1000"), and the batch.
+ *
+ * For buddyboot every thread is a CPU with its own per-CPU lists.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "adapter.h"
+
+#define RING	256		/* blocks in flight between two threads */
+
+struct ring {
+	void *slot[RING];
+	unsigned long head;	/* written by the producer (release) */
+	unsigned long tail;	/* written by the consumer (release) */
+} __attribute__((aligned(64)));
+
+struct tctx {
+	const struct bench_opts *o;
+	unsigned int id, n;
+	struct ring *rings;	/* [n]: ring i is consumed by thread i */
+	pthread_barrier_t *start;
+	uint64_t ns;
+} __attribute__((aligned(64)));
+
+static void *must(void *p, unsigned int order)
+{
+	if (!p)
+		bench_die("threads: out of memory at order %u", order);
+	bench_keep(p);
+	return p;
+}
+
+static void pairs(struct tctx *t, unsigned int order)
+{
+	for (unsigned long i = 0; i < t->o->iters; i++)
+		bench_free(must(bench_alloc(order), order), order);
+}
+
+/* Produce @iters blocks for the next thread, free what the previous sends. */
+static void cross(struct tctx *t, unsigned int order)
+{
+	struct ring *out = &t->rings[(t->id + 1) % t->n];
+	struct ring *in = &t->rings[t->id];
+	unsigned long made = 0, freed = 0, iters = t->o->iters;
+
+	while (made < iters || freed < iters) {
+		unsigned long h = __atomic_load_n(&in->head, __ATOMIC_ACQUIRE);
+		unsigned long progress = made + freed;
+
+		while (in->tail != h) {
+			bench_free(in->slot[in->tail % RING], order);
+			__atomic_store_n(&in->tail, in->tail + 1, __ATOMIC_RELEASE);
+			freed++;
+		}
+		for (int k = 0; k < 16 && made < iters; k++) {
+			unsigned long tail = __atomic_load_n(&out->tail,
+							     __ATOMIC_ACQUIRE);
+
+			if (out->head - tail == RING)
+				break;
+			out->slot[out->head % RING] = must(bench_alloc(order),
+							   order);
+			__atomic_store_n(&out->head, out->head + 1,
+					 __ATOMIC_RELEASE);
+			made++;
+		}
+		/* Nothing to do until the other thread runs: let it. */
+		if (made + freed == progress)
+			sched_yield();
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct tctx *t = arg;
+	unsigned int order = (unsigned int)t->o->order;
+	uint64_t t0;
+
+	pthread_barrier_wait(t->start);
+	t0 = bench_now_ns();
+	if (t->o->cross)
+		cross(t, order);
+	else
+		pairs(t, order);
+	t->ns = bench_now_ns() - t0;
+	return NULL;
+}
+
+int bench_threads(const struct bench_opts *o)
+{
+	unsigned int n = o->threads;
+	struct tctx *t = calloc(n, sizeof(*t));
+	pthread_t *th = calloc(n, sizeof(*th));
+	struct ring *rings = aligned_alloc(64, n * sizeof(struct ring));
+	pthread_barrier_t start;
+	char variant[32];
+	long base;
+
+	if (!n || o->order < 0 || !t || !th || !rings)
+		bench_die("threads: threads=N (N >= 1) and order=n are needed");
+	if (o->cross && n < 2)
+		bench_die("threads: cross=1 needs two threads at least");
+	snprintf(variant, sizeof(variant), "%s%u", o->cross ? "cross" : "pair",
+		 n);
+	/* Each thread may have a core of its own, as a CPU does. */
+	bench_unpin();
+	base = bench_fresh_heap((unsigned long)n * RING * 2 << o->order);
+	for (unsigned int rep = 0; rep <= o->reps; rep++) {
+		uint64_t slowest = 0;
+
+		memset(rings, 0, n * sizeof(struct ring));
+		pthread_barrier_init(&start, NULL, n);
+		for (unsigned int i = 0; i < n; i++) {
+			t[i] = (struct tctx){ .o = o, .id = i, .n = n,
+					      .rings = rings, .start = &start };
+			if (pthread_create(&th[i], NULL, thread_main, &t[i]))
+				bench_die("threads: cannot start thread %u", i);
+		}
+		for (unsigned int i = 0; i < n; i++) {
+			pthread_join(th[i], NULL);
+			if (t[i].ns > slowest)
+				slowest = t[i].ns;
+		}
+		pthread_barrier_destroy(&start);
+		if (rep)
+			bench_emit("threads", variant, o->order, "pair_ns", rep,
+				   (double)slowest / (double)o->iters);
+	}
+	bench_check_restored(base, "threads", o->order);
+	free(t);
+	free(th);
+	free(rings);
+	return 0;
+}
+
+int bench_zonelock(const struct bench_opts *o)
+{
+	void **slot = calloc(o->blocks, sizeof(*slot));
+	uint64_t rng = o->seed;
+	unsigned long before = 0;
+	long base;
+
+	if (!bench_allocator.lock_count || !bench_allocator.cache_batch || !slot)
+		bench_die("zonelock: only buddyboot counts its zone lock");
+	base = bench_fresh_heap(o->blocks * 2);
+	for (unsigned int rep = 0; rep <= o->reps; rep++) {
+		/* The first pass is the warm-up that reaches the steady state. */
+		before = bench_allocator.lock_count();
+		for (unsigned long i = 0; i < o->iters; i++) {
+			unsigned long k = bench_rand(&rng) % o->blocks;
+
+			if (slot[k]) {
+				bench_free(slot[k], 0);
+				slot[k] = NULL;
+			} else {
+				slot[k] = must(bench_alloc(0), 0);
+			}
+		}
+		if (!rep)
+			continue;
+		bench_emit("zonelock", "steady", 0, "per_1000", rep,
+			   1000.0 * (double)(bench_allocator.lock_count() -
+					     before) / (double)o->iters);
+		bench_emit("zonelock", "steady", 0, "batch", rep,
+			   (double)bench_allocator.cache_batch());
+	}
+	for (unsigned long k = 0; k < o->blocks; k++)
+		if (slot[k])
+			bench_free(slot[k], 0);
+	bench_check_restored(base, "zonelock", 0);
+	free(slot);
+	return 0;
+}

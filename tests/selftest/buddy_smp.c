@@ -1,0 +1,281 @@
+/*
+ * buddy_smp.c - the page allocator on every CPU at once (on_each_cpu()),
+ * each CPU with its own per-CPU lists:
+ *
+ *   buddy_smp_every_order   every CPU allocates blocks of every order into
+ *                           a shared ownership bitmap (a page owned twice
+ *                           fails at once) and writes a pattern into each;
+ *                           then every CPU frees half of its own blocks and
+ *                           half of the next CPU's; the free counts come
+ *                           back and page_alloc_check() finds nothing
+ *   buddy_smp_exhaust       every CPU takes blocks of one order until
+ *                           refused, all at once: together they get
+ *                           exactly what the free counts predicted (cached
+ *                           blocks included), at order 0 and at the top;
+ *                           the boot CPU first holds all but
+ *                           EXHAUST_TOP_BLOCKS top-order blocks
+ *
+ * On one CPU they run the same way, with one CPU.
+ */
+#include <lib/atomic.h>
+#include <lib/ktap.h>
+#include <lib/printk.h>
+#include <mm/memblock.h>
+#include <mm/mm.h>
+#include <smp/smp.h>
+#include "buddy_check.h"
+#include "selftest.h"
+
+#define BLOCKS_PER_ORDER	4
+#define MAX_HELD		(BLOCKS_PER_ORDER * NR_PAGE_ORDERS)
+
+struct held {
+	struct page *page;
+	unsigned int order;
+};
+
+/*
+ * Shared by the CPUs of one on_each_cpu() call: the bitmap with atomics,
+ * @failed and @why by the first CPU to fail (compare-and-swap on @failed),
+ * each CPU's slot of @mine and @got by that CPU only (the boot CPU reads
+ * them after on_each_cpu() returned).
+ */
+static unsigned long *owned;		/* a bit per pfn from owned_base */
+static unsigned long owned_base, owned_pfns;
+static atomic_t failed;
+static char why[160];
+static struct held mine[NR_CPUS][MAX_HELD];
+static unsigned int nr_mine[NR_CPUS];
+static unsigned long got[NR_CPUS];
+
+static void fail(const char *fmt, unsigned long a, unsigned long b)
+{
+	if (!atomic_cmpxchg(&failed, 0, 1))
+		ksnprintf(why, sizeof(why), fmt, a, b);
+}
+
+/* Set (or clear) the bits of a block; false if one already was (was not). */
+static bool own(struct page *page, unsigned int order, bool set)
+{
+	unsigned long pfn = page_to_pfn(page), n = 1UL << order;
+
+	if (pfn < owned_base || pfn + n > owned_base + owned_pfns) {
+		fail("pfn %#lx order %lu outside memory", pfn, order);
+		return false;
+	}
+	for (unsigned long i = pfn - owned_base; n;) {
+		unsigned long bit = i % 64, len = MIN(n, 64 - bit);
+		unsigned long mask = len == 64 ? ~0UL : ((1UL << len) - 1) << bit;
+		unsigned long old = set ?
+			__atomic_fetch_or(&owned[i / 64], mask, __ATOMIC_ACQ_REL) :
+			__atomic_fetch_and(&owned[i / 64], ~mask, __ATOMIC_ACQ_REL);
+
+		if (set ? (old & mask) : (old & mask) != mask) {
+			fail(set ? "pfn %#lx (order %lu): handed to two owners" :
+			     "pfn %#lx (order %lu): freed but not owned",
+			     owned_base + i, order);
+			return false;
+		}
+		i += len;
+		n -= len;
+	}
+	return true;
+}
+
+/* The pattern: the pfn and the CPU, in the first and the last word. */
+static void stamp(struct page *page, unsigned int order, unsigned long cpu)
+{
+	unsigned long *w = page_address(page);
+	unsigned long words = (PAGE_SIZE << order) / sizeof(long);
+
+	w[0] = page_to_pfn(page) ^ (cpu << 48);
+	w[words - 1] = ~w[0];
+}
+
+static bool stamped(struct page *page, unsigned int order, unsigned long cpu)
+{
+	unsigned long *w = page_address(page);
+	unsigned long words = (PAGE_SIZE << order) / sizeof(long);
+
+	if (w[0] == (page_to_pfn(page) ^ (cpu << 48)) && w[words - 1] == ~w[0])
+		return true;
+	fail("block at pfn %#lx order %lu: its pattern was overwritten",
+	     page_to_pfn(page), order);
+	return false;
+}
+
+/* An ownership bitmap over all of memory, from the allocator itself. */
+static struct page *owned_map(void)
+{
+	unsigned long bytes;
+	struct page *page;
+
+	owned_base = PHYS_PFN(memblock_start_of_DRAM());
+	owned_pfns = PHYS_PFN(memblock_end_of_DRAM()) - owned_base;
+	bytes = ALIGN_UP(owned_pfns, 64) / 8;
+	page = alloc_pages(__GFP_ZERO, (unsigned int)get_order(bytes));
+	owned = page ? page_address(page) : NULL;
+	atomic_set(&failed, 0);
+	return page;
+}
+
+static void every_order_take(void *arg)
+{
+	unsigned int cpu = smp_processor_id();
+
+	(void)arg;
+	nr_mine[cpu] = 0;
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		for (unsigned int k = 0; k < BLOCKS_PER_ORDER; k++) {
+			struct page *p = alloc_pages(__GFP_NOWARN, o);
+
+			if (!p)
+				break;
+			if (!own(p, o, true))
+				return;
+			stamp(p, o, cpu);
+			mine[cpu][nr_mine[cpu]++] = (struct held){ p, o };
+		}
+	}
+}
+
+/* Free one half of @from's blocks (@odd ones or even ones). */
+static void free_half(unsigned int from, bool odd)
+{
+	for (unsigned int i = odd; i < nr_mine[from]; i += 2) {
+		struct held *h = &mine[from][i];
+
+		if (!stamped(h->page, h->order, from) ||
+		    !own(h->page, h->order, false))
+			return;
+		__free_pages(h->page, h->order);
+	}
+}
+
+static void every_order_free(void *arg)
+{
+	unsigned int cpu = smp_processor_id(), next;
+
+	(void)arg;
+	next = cpumask_next_online(cpu + 1);
+	if (next >= NR_CPUS)
+		next = cpumask_next_online(0);
+	free_half(cpu, false);
+	/* The next CPU's odd blocks, which it allocated: a remote free. */
+	free_half(next, true);
+}
+
+SELFTEST(buddy_smp_every_order, STAGE_BUDDY)
+{
+	struct buddy_counts before;
+	unsigned int cpu;
+	unsigned long n = 0;
+	struct page *map = owned_map();
+
+	SELFTEST_EXPECT(map, "no memory for the ownership bitmap");
+	buddy_counts_take(&before);
+	on_each_cpu(every_order_take, NULL, true);
+	for_each_online_cpu(cpu)
+		n += nr_mine[cpu];
+	ktap_diag("%u CPUs took %lu blocks of orders 0..%d", num_online_cpus(),
+		  n, MAX_PAGE_ORDER);
+	on_each_cpu(every_order_free, NULL, true);
+	SELFTEST_EXPECT(!atomic_read(&failed), "%s", why);
+	for (unsigned long i = 0; i < ALIGN_UP(owned_pfns, 64) / 64; i++)
+		SELFTEST_EXPECT(!owned[i], "pages still owned at pfn %#lx",
+				owned_base + i * 64);
+	SELFTEST_EXPECT(n >= NR_PAGE_ORDERS, "only %lu blocks", n);
+	if (!buddy_restored(&before, "after every CPU took every order"))
+		return false;
+	__free_pages(map, (unsigned int)get_order(ALIGN_UP(owned_pfns, 64) / 8));
+	return true;
+}
+
+/* Blocks are chained through their second word: the first holds a stamp. */
+static void exhaust_take(void *arg)
+{
+	unsigned int order = *(const unsigned int *)arg;
+	unsigned int cpu = smp_processor_id();
+	void *chain = NULL;
+	struct page *p;
+
+	got[cpu] = 0;
+	while ((p = alloc_pages(__GFP_NOWARN, order))) {
+		void **w = page_address(p);
+
+		if (!own(p, order, true))
+			break;
+		w[1] = chain;
+		chain = w;
+		got[cpu]++;
+	}
+	/* Everyone has stopped taking only when all return: free ours. */
+	mine[cpu][0].page = chain ? virt_to_page(chain) : NULL;
+}
+
+static void exhaust_free(void *arg)
+{
+	unsigned int order = *(const unsigned int *)arg;
+	unsigned int cpu = smp_processor_id();
+	void **w = mine[cpu][0].page ? page_address(mine[cpu][0].page) : NULL;
+
+	while (w) {
+		void **next = w[1];
+		struct page *p = virt_to_page(w);
+
+		if (!own(p, order, false))
+			return;
+		__free_pages(p, order);
+		w = next;
+	}
+}
+
+/*
+ * Top-order blocks left free for the CPUs to exhaust together. The boot
+ * CPU holds the rest first: what is measured is the race for the last
+ * pages (refills, drains, the retry), and its cost stays small when
+ * 8 emulated CPUs share 2 host cores and every zone-lock hand-off may wait
+ * for one.
+ */
+#define EXHAUST_TOP_BLOCKS	2
+
+static bool exhaust_order(unsigned int order)
+{
+	struct buddy_counts all, before;
+	struct block_chain held = { 0 };
+	unsigned long want, sum = 0;
+	unsigned int cpu;
+	void *b;
+
+	buddy_counts_take(&all);
+	while (nr_free_blocks(MAX_PAGE_ORDER) > EXHAUST_TOP_BLOCKS &&
+	       (b = (void *)__get_free_pages(__GFP_NOWARN, MAX_PAGE_ORDER)))
+		chain_push(&held, b);
+	buddy_counts_take(&before);
+	want = buddy_counts_predict(&before, order);
+	on_each_cpu(exhaust_take, &order, true);
+	for_each_online_cpu(cpu)
+		sum += got[cpu];
+	ktap_diag("order %u: %u CPUs took %lu blocks together, %lu predicted "
+		  "(%lu top-order blocks held back)", order, num_online_cpus(),
+		  sum, want, held.count);
+	on_each_cpu(exhaust_free, &order, true);
+	chain_free(&held, MAX_PAGE_ORDER);
+	SELFTEST_EXPECT(!atomic_read(&failed), "order %u: %s", order, why);
+	SELFTEST_EXPECT(sum == want, "order %u: %lu blocks, the free counts "
+			"predicted %lu", order, sum, want);
+	return buddy_restored(&all, "after exhausting memory together");
+}
+
+SELFTEST(buddy_smp_exhaust, STAGE_BUDDY)
+{
+	unsigned int bitmap_order;
+	struct page *map = owned_map();
+	bool ok = true;
+
+	SELFTEST_EXPECT(map, "no memory for the ownership bitmap");
+	bitmap_order = (unsigned int)get_order(ALIGN_UP(owned_pfns, 64) / 8);
+	ok = exhaust_order(0) && exhaust_order(MAX_PAGE_ORDER);
+	__free_pages(map, bitmap_order);
+	return ok;
+}
