@@ -5,8 +5,10 @@
  * Pure like the other readers: it validates the header and every
  * descriptor before it trusts any, reads only the bytes it is given and
  * writes only @map. The kernel runs it on the blob the EFI entry built
- * after ExitBootServices(); build/host/memmap, the unit tests and the
- * fuzzer run it on files.
+ * after ExitBootServices(), and on the EFI memory-map tag GRUB puts in
+ * the multiboot2 information (efi_memmap_parse_descs(), from
+ * boot/multiboot2.c); build/host/memmap, the unit tests and the fuzzers
+ * run it on files.
  *
  * Descriptors are stepped through by the firmware's desc_size, never by
  * sizeof: OVMF's are 48 bytes for a 40-byte structure, and a reader that
@@ -163,10 +165,43 @@ static int check_overlaps(struct boot_memmap *map, const uint8_t *descs,
 	return 0;
 }
 
+/*
+ * check_layout - what the firmware says of its map, wherever the map comes
+ * from (this blob, or a multiboot2 EFI memory-map tag).
+ */
+static int check_layout(struct boot_memmap *map, uint32_t map_size,
+			uint32_t desc_size, uint32_t version)
+{
+	if (desc_size < EFI_DESC_MIN_SIZE)
+		return bootmem_error(map, -EBADMSG, "efi: descriptor size %u is "
+				     "smaller than the %u-byte "
+				     "EFI_MEMORY_DESCRIPTOR", desc_size,
+				     EFI_DESC_MIN_SIZE);
+	if (desc_size > EFI_DESC_MAX_SIZE)
+		return bootmem_error(map, -EBADMSG, "efi: descriptor size %u is "
+				     "absurd (more than %u)", desc_size,
+				     EFI_DESC_MAX_SIZE);
+	if (version != EFI_MEMORY_DESCRIPTOR_VERSION)
+		return bootmem_error(map, -EBADMSG, "efi: descriptor version %u "
+				     "(only version %u is known)", version,
+				     EFI_MEMORY_DESCRIPTOR_VERSION);
+	if (map_size % desc_size)
+		return bootmem_error(map, -EBADMSG, "efi: map size %u is not a "
+				     "multiple of the descriptor size %u",
+				     map_size, desc_size);
+	if (map_size / desc_size > EFI_BOOT_INFO_MAX_DESC)
+		return bootmem_error(map, -EBADMSG, "efi: %u descriptors is "
+				     "absurd (more than %u)",
+				     map_size / desc_size,
+				     EFI_BOOT_INFO_MAX_DESC);
+	return 0;
+}
+
 static int check_header(const uint8_t *b, size_t avail,
 			struct boot_memmap *map)
 {
 	uint32_t header, desc_size, version, count, map_size;
+	int err;
 
 	if (avail < EFI_BOOT_INFO_HEADER)
 		return bootmem_error(map, -EBADMSG, "efi: truncated: %zu bytes, "
@@ -186,23 +221,9 @@ static int check_header(const uint8_t *b, size_t avail,
 				     "a multiple of 8 between %u and the %zu "
 				     "bytes present", header,
 				     EFI_BOOT_INFO_HEADER, avail);
-	if (desc_size < EFI_DESC_MIN_SIZE)
-		return bootmem_error(map, -EBADMSG, "efi: descriptor size %u is "
-				     "smaller than the %u-byte "
-				     "EFI_MEMORY_DESCRIPTOR", desc_size,
-				     EFI_DESC_MIN_SIZE);
-	if (desc_size > EFI_DESC_MAX_SIZE)
-		return bootmem_error(map, -EBADMSG, "efi: descriptor size %u is "
-				     "absurd (more than %u)", desc_size,
-				     EFI_DESC_MAX_SIZE);
-	if (version != EFI_MEMORY_DESCRIPTOR_VERSION)
-		return bootmem_error(map, -EBADMSG, "efi: descriptor version %u "
-				     "(only version %u is known)", version,
-				     EFI_MEMORY_DESCRIPTOR_VERSION);
-	if (map_size % desc_size)
-		return bootmem_error(map, -EBADMSG, "efi: map size %u is not a "
-				     "multiple of the descriptor size %u",
-				     map_size, desc_size);
+	err = check_layout(map, map_size, desc_size, version);
+	if (err)
+		return err;
 	if (count > EFI_BOOT_INFO_MAX_DESC)
 		return bootmem_error(map, -EBADMSG, "efi: %u descriptors is "
 				     "absurd (more than %u)", count,
@@ -275,20 +296,20 @@ static int add_desc(struct boot_memmap *map, unsigned int i,
 				 not_ram_reason(d->type));
 }
 
-int efi_memmap_parse(const void *blob, size_t avail, struct boot_memmap *map)
+int efi_memmap_parse_descs(const void *descs_in, uint32_t map_size,
+			   uint32_t desc_size, uint32_t desc_version,
+			   struct boot_memmap *map)
 {
-	const uint8_t *b = blob, *descs;
-	uint32_t desc_size, count;
+	const uint8_t *descs = descs_in;
+	uint32_t count;
 	struct efi_desc d;
 	long run_first = -1;
 	int err;
 
-	err = check_header(b, avail, map);
+	err = check_layout(map, map_size, desc_size, desc_version);
 	if (err)
 		return err;
-	descs = b + load_le32(b + 4);
-	desc_size = load_le32(b + 8);
-	count = load_le32(b + 16);
+	count = map_size / desc_size;
 	for (uint32_t i = 0; i < count; i++) {
 		load_desc(descs + (size_t)i * desc_size, &d);
 		err = check_desc(map, i, &d);
@@ -301,6 +322,18 @@ int efi_memmap_parse(const void *blob, size_t avail, struct boot_memmap *map)
 		err = add_desc(map, i, &d, &run_first);
 	}
 	return err ?: bootmem_require_memory(map, "efi");
+}
+
+int efi_memmap_parse(const void *blob, size_t avail, struct boot_memmap *map)
+{
+	const uint8_t *b = blob;
+	int err;
+
+	err = check_header(b, avail, map);
+	if (err)
+		return err;
+	return efi_memmap_parse_descs(b + load_le32(b + 4), load_le32(b + 20),
+				      load_le32(b + 8), load_le32(b + 12), map);
 }
 
 size_t efi_boot_info_size(const void *blob)

@@ -62,6 +62,11 @@ static const char *read_boot_info(enum boot_protocol proto, phys_addr_t info,
 	case BOOT_PROTO_MULTIBOOT2:
 		size = *(const uint32_t *)p;
 		*err = multiboot2_memory_parse(p, size, map);
+		if (!*err)
+			printk("multiboot2: memory from the %s\n",
+			       multiboot2_memory_source(p, size) == 17 ?
+			       "EFI memory-map tag (type 17)" :
+			       "memory-map tag (type 6)");
 		return "multiboot2 information";
 	case BOOT_PROTO_PVH:
 		*err = pvh_memory_parse(&pvh, info, map);

@@ -11,10 +11,19 @@
  * is listed as not RAM and left out of memblock. Type 3 (module): u32
  * mod_start, u32 mod_end, a NUL-terminated string; reserved.
  *
+ * Type 17 (EFI memory map), which GRUB for UEFI adds when it has ended
+ * boot services: u32 descriptor_size, u32 descriptor_version, then the
+ * firmware's EFI_MEMORY_DESCRIPTORs. When it is there it is read instead
+ * of type 6, by the one EFI map reader (boot/efi_memmap.c): it is the
+ * firmware's own map, with the types type 6 folds away (boot services
+ * and runtime services memory, ACPI NVS, ...); type 6 is GRUB's
+ * translation of it.
+ *
  * GRUB puts the information right after the kernel's _end; the caller
  * reserves [info, info + total_size) before any allocation.
  */
 #include <boot/bytes.h>
+#include <boot/efi.h>
 #include <boot/readers.h>
 #include <lib/errno.h>
 #include <lib/string.h>
@@ -22,6 +31,7 @@
 #define MB2_TAG_END		0
 #define MB2_TAG_MODULE		3
 #define MB2_TAG_MMAP		6
+#define MB2_TAG_EFI_MMAP	17
 #define MB2_MAX_TOTAL_SIZE	(1u << 20)	/* larger is refused as absurd */
 
 static int mb2_parse_mmap(const uint8_t *tag, uint32_t size, uint32_t at,
@@ -54,6 +64,17 @@ static int mb2_parse_mmap(const uint8_t *tag, uint32_t size, uint32_t at,
 	return err;
 }
 
+static int mb2_parse_efi_mmap(const uint8_t *tag, uint32_t size, uint32_t at,
+			      struct boot_memmap *map)
+{
+	if (size < 16)
+		return bootmem_error(map, -EBADMSG, "multiboot2: EFI memory-map "
+				     "tag at offset %u is %u bytes, shorter "
+				     "than its 16-byte header", at, size);
+	return efi_memmap_parse_descs(tag + 16, size - 16, load_le32(tag + 8),
+				      load_le32(tag + 12), map);
+}
+
 static int mb2_parse_module(const uint8_t *tag, uint32_t size, uint32_t at,
 			    unsigned int index, struct boot_memmap *map)
 {
@@ -83,7 +104,7 @@ int multiboot2_memory_parse(const void *mbi, size_t avail,
 	const uint8_t *b = mbi;
 	uint32_t total, at, type, size;
 	unsigned int modules = 0;
-	bool have_mmap = false;
+	bool have_mmap = false, have_efi = false, use_efi;
 	int err = 0;
 
 	if (avail < 16)
@@ -104,6 +125,7 @@ int multiboot2_memory_parse(const void *mbi, size_t avail,
 				     "total_size is %u but only %zu bytes are "
 				     "present", total, avail);
 	map->info_size = total;
+	use_efi = multiboot2_memory_source(mbi, avail) == MB2_TAG_EFI_MMAP;
 
 	for (at = 8;; at += ALIGN_UP(size, 8)) {
 		if (total - at < 8)
@@ -125,7 +147,16 @@ int multiboot2_memory_parse(const void *mbi, size_t avail,
 						     "memory-map tag at offset "
 						     "%u", at);
 			have_mmap = true;
-			err = mb2_parse_mmap(b + at, size, at, map);
+			if (!use_efi)
+				err = mb2_parse_mmap(b + at, size, at, map);
+		} else if (type == MB2_TAG_EFI_MMAP) {
+			if (have_efi)
+				return bootmem_error(map, -EBADMSG,
+						     "multiboot2: a second EFI "
+						     "memory-map tag at offset "
+						     "%u", at);
+			have_efi = true;
+			err = mb2_parse_efi_mmap(b + at, size, at, map);
 		} else if (type == MB2_TAG_MODULE) {
 			err = mb2_parse_module(b + at, size, at, modules++, map);
 		}
@@ -135,10 +166,37 @@ int multiboot2_memory_parse(const void *mbi, size_t avail,
 	if (size != 8)
 		return bootmem_error(map, -EBADMSG, "multiboot2: end tag at "
 				     "offset %u has size %u, not 8", at, size);
-	if (!have_mmap)
+	if (!have_mmap && !have_efi)
 		return bootmem_error(map, -ENOMEM, "multiboot2: no memory-map "
-				     "tag (type 6): no usable memory");
+				     "tag (type 6 or 17): no usable memory");
 	return bootmem_require_memory(map, "multiboot2");
+}
+
+/*
+ * Which memory tag the reader takes: the first type 17 when there is one,
+ * else type 6. A walk that bounds every tag and trusts nothing else; the
+ * reader checks the structure.
+ */
+uint32_t multiboot2_memory_source(const void *mbi, size_t avail)
+{
+	const uint8_t *b = mbi;
+	uint32_t total, at, type, size, found = 0;
+
+	if (avail < 16 || (total = load_le32(b)) < 16 || total > avail)
+		return 0;
+	for (at = 8; total - at >= 8; at += ALIGN_UP(size, 8)) {
+		type = load_le32(b + at);
+		size = load_le32(b + at + 4);
+		if (size < 8 || size > total - at || type == MB2_TAG_END)
+			break;
+		if (type == MB2_TAG_EFI_MMAP)
+			return MB2_TAG_EFI_MMAP;
+		if (type == MB2_TAG_MMAP)
+			found = MB2_TAG_MMAP;
+		if (ALIGN_UP(size, 8) > total - at)
+			break;
+	}
+	return found;
 }
 
 /*

@@ -115,6 +115,18 @@ struct efi_boot_info {
 int efi_memmap_parse(const void *blob, size_t avail, struct boot_memmap *map);
 
 /*
+ * efi_memmap_parse_descs - the descriptors alone: @map_size bytes at
+ * @descs, of @desc_size bytes each, version @desc_version, as the
+ * firmware's GetMemoryMap() returned them (the multiboot2 EFI memory-map
+ * tag carries them so). The same checks and ranges as efi_memmap_parse(),
+ * which calls it; the caller has checked that @map_size bytes are
+ * readable. map->info_size is left alone.
+ */
+int efi_memmap_parse_descs(const void *descs, uint32_t map_size,
+			   uint32_t desc_size, uint32_t desc_version,
+			   struct boot_memmap *map);
+
+/*
  * efi_boot_info_u64 - a 64-bit header field (offsetof(struct
  * efi_boot_info, acpi_rsdp) etc.) of a blob efi_memmap_parse() accepted.
  */

@@ -23,13 +23,21 @@
 int fdt_memory_parse(const void *blob, size_t avail, struct boot_memmap *map);
 
 /*
- * multiboot2_memory_parse - the memory-map tag (type 6) of the multiboot2
- * information at @mbi (@avail readable bytes): type 1 entries are memory,
- * the rest are listed as not RAM; modules (tag 3) are reserved.
- * map->info_size = total_size.
+ * multiboot2_memory_parse - the memory of the multiboot2 information at
+ * @mbi (@avail readable bytes): the EFI memory-map tag (type 17) when
+ * there is one, read by efi_memmap_parse_descs(); else the memory-map tag
+ * (type 6), whose type 1 entries are memory and the rest listed as not
+ * RAM. Modules (tag 3) are reserved. map->info_size = total_size.
  */
 int multiboot2_memory_parse(const void *mbi, size_t avail,
 			    struct boot_memmap *map);
+
+/*
+ * multiboot2_memory_source - the tag multiboot2_memory_parse() takes the
+ * memory from: 17 (EFI memory map), 6 (memory map), or 0 when there is
+ * neither (or the information is too broken to say).
+ */
+uint32_t multiboot2_memory_source(const void *mbi, size_t avail);
 
 /*
  * struct pvh_source - how the PVH reader reaches the structures that

@@ -46,8 +46,8 @@ static void qemu_128m_entries(void)
 	e820(0xfffc0000, 0x40000, 2);
 }
 
-/* total_size, reserved, mmap tag (4 entries), module tag, end tag. */
-static void mb2_blob(void)
+/* total_size, reserved, mmap tag (4 entries) */
+static void mb2_head(void)
 {
 	len = 0;
 	put32(0);
@@ -57,6 +57,12 @@ static void mb2_blob(void)
 	put32(24);
 	put32(0);
 	qemu_128m_entries();
+}
+
+/* mb2_head(), then a module tag and the end tag. */
+static void mb2_blob(void)
+{
+	mb2_head();
 	put32(3);
 	put32(16 + 7);
 	put32(0x2000000);
@@ -130,6 +136,91 @@ static bool multiboot2_refuses_bad_tags(void)
 	set32(0, 12);
 	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
 		     "not a multiple of 8");
+	return true;
+}
+
+/*
+ * GRUB for UEFI: the mmap tag (type 6) and the EFI memory-map tag (type
+ * 17: descriptor size 48 as OVMF's, version 1, three descriptors).
+ */
+#define EFI_TAG_AT	(8 + 16 + 4 * 24)
+static void efi_desc(uint32_t type, uint64_t start, uint64_t pages,
+		     uint64_t attr)
+{
+	put32(type);
+	put32(0);
+	put64(start);
+	put64(0);
+	put64(pages);
+	put64(attr);
+	put64(0);			/* OVMF's 8 more bytes */
+}
+
+static void mb2_efi_blob(void)
+{
+	mb2_head();
+	put32(17);
+	put32(16 + 3 * 48);
+	put32(48);
+	put32(1);
+	efi_desc(7, 0, 0xa0, 8);			/* conventional, WB */
+	efi_desc(6, 0x100000, 0x10, 8 | (1ULL << 63));	/* runtime data */
+	efi_desc(4, 0x200000, 0x1e00, 8);		/* boot services data */
+	put32(0);
+	put32(8);
+	set32(0, (uint32_t)len);
+}
+
+static bool multiboot2_prefers_efi_tag(void)
+{
+	mb2_efi_blob();
+	EXPECT(multiboot2_memory_source(buf, len) == 17, "source");
+	EXPECT(read_blob(READ_MULTIBOOT2, buf, len) == 0, "%s", test_map.error);
+	EXPECT(test_map.cnt == 3, "%u ranges", test_map.cnt);
+	EXPECT_RANGE(0, BOOT_RANGE_MEMORY, 0, 0xa0000,
+		     "EFI map #0: conventional memory");
+	EXPECT_RANGE(1, BOOT_RANGE_IGNORED, 0x100000, 0x10000,
+		     "EFI map #1: runtime services data (6): the firmware's "
+		     "at run time");
+	EXPECT_RANGE(2, BOOT_RANGE_MEMORY, 0x200000, 0x1e00000,
+		     "EFI map #2: boot services data");
+	EXPECT(test_map.info_size == len, "info_size");
+	mb2_blob();
+	EXPECT(multiboot2_memory_source(buf, len) == 6, "source without 17");
+	return true;
+}
+
+static bool multiboot2_refuses_bad_efi_tag(void)
+{
+	mb2_efi_blob();
+	for (size_t n = 0; n < len; n++)
+		EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, n), -EBADMSG,
+			     "truncated");
+	mb2_efi_blob();
+	set32(EFI_TAG_AT + 8, 32);			/* descriptor size */
+	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
+		     "descriptor size 32 is smaller");
+	mb2_efi_blob();
+	set32(EFI_TAG_AT + 8, 40);			/* 144 bytes of 40 */
+	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
+		     "map size 144 is not a multiple of the descriptor size 40");
+	mb2_efi_blob();
+	set32(EFI_TAG_AT + 12, 2);			/* version */
+	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
+		     "descriptor version 2");
+	mb2_efi_blob();
+	set32(EFI_TAG_AT + 4, 12);			/* shorter than header */
+	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
+		     "EFI memory-map tag at offset 120 is 12 bytes");
+	mb2_efi_blob();
+	set32(EFI_TAG_AT + 4, 16 + 3 * 48 + 16);	/* past the end */
+	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
+		     "tag type 17 at offset 120 has size 176");
+	mb2_efi_blob();
+	set32(EFI_TAG_AT + 16 + 48 + 8, 0x1000);	/* #1 overlaps #0 */
+	set32(EFI_TAG_AT + 16 + 48 + 32, 0x100);
+	EXPECT_ERROR(read_blob(READ_MULTIBOOT2, buf, len), -EBADMSG,
+		     "overlap");
 	return true;
 }
 
@@ -240,6 +331,8 @@ static const struct host_test tests[] = {
 	HOST_TEST(multiboot2_reads_qemu_128m),
 	HOST_TEST(multiboot2_refuses_every_truncation),
 	HOST_TEST(multiboot2_refuses_bad_tags),
+	HOST_TEST(multiboot2_prefers_efi_tag),
+	HOST_TEST(multiboot2_refuses_bad_efi_tag),
 	HOST_TEST(multiboot2_refuses_no_memory),
 	HOST_TEST(pvh_reads_qemu_128m),
 	HOST_TEST(pvh_reserves_its_structures),

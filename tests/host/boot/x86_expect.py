@@ -4,8 +4,11 @@ boot information against a second, independent reading in Python.
 
 usage: x86_expect.py MEMMAP DIR   (every mb2-*.bin and pvh-*.bin in DIR)
 
-Expected: memory = the union of type 1 (RAM) entries; reserved = the
-union of the modules; both merged as memblock merges them. Prints KTAP.
+Expected: memory = the union of type 1 (RAM) entries, or, when there is
+an EFI memory-map tag (type 17), of its loader, boot services and
+conventional descriptors that are write-back and not for runtime, and
+its ACPI reclaim ones; reserved = the union of the modules and of the
+ACPI reclaim descriptors; both merged as memblock merges them. Prints KTAP.
 """
 import os
 import struct
@@ -27,14 +30,34 @@ def union(ranges):
     return out
 
 
+EFI_RAM = (1, 2, 3, 4, 7)
+EFI_ACPI_RECLAIM = 9
+
+
+def read_efi_tag(data, at, size):
+    dsize = struct.unpack_from('<I', data, at + 8)[0]
+    mem, resv = [], []
+    for off in range(at + 16, at + size, dsize):
+        t, _, b, _, pages, attr = struct.unpack_from('<IIQQQQ', data, off)
+        if t in EFI_RAM and attr & (1 << 3) and not attr & (1 << 63):
+            mem.append((b, pages << 12))
+        elif t == EFI_ACPI_RECLAIM:
+            mem.append((b, pages << 12))
+            resv.append((b, pages << 12))
+    return mem, resv
+
+
 def read_mb2(data):
     total = struct.unpack_from('<I', data)[0]
     mem, mods, at = [], [], 8
+    efi = None
     while at < total:
         typ, size = struct.unpack_from('<II', data, at)
         if typ == 0:
             break
-        if typ == 6:
+        if typ == 17 and efi is None:
+            efi = read_efi_tag(data, at, size)
+        elif typ == 6:
             esize = struct.unpack_from('<I', data, at + 8)[0]
             for off in range(at + 16, at + size, esize):
                 b, s, t = struct.unpack_from('<QQI', data, off)
@@ -44,6 +67,9 @@ def read_mb2(data):
             start, end = struct.unpack_from('<II', data, at + 8)
             mods.append((start, end - start))
         at += (size + 7) & ~7
+    if efi is not None:
+        mem, resv = efi
+        mods += resv
     return mem, mods
 
 
