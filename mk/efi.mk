@@ -3,6 +3,7 @@
 #
 #   make run ARCH=x86_64 BOOT=efi
 #   make run ARCH=aarch64 BOOT=uboot-efi
+#   make run ARCH=riscv64 BOOT=efi       (U-Boot's UEFI: as BOOT=uboot-efi)
 #
 # The firmware (OVMF on x86_64) finds the removable-media default,
 # EFI/BOOT/BOOT<ARCH>.EFI, on a FAT disk and starts it; the image's
@@ -24,6 +25,10 @@
 # mk/uboot.mk) as the firmware instead: its distro boot finds no boot.scr
 # on the same system partition and runs EFI/BOOT/BOOT<arch>.EFI with
 # bootefi, handing over its own device tree. Nothing is typed.
+# A target whose UEFI firmware is U-Boot's (riscv64: Debian 12 has no EDK2
+# for it) sets EFI_FIRMWARE_UBOOT := 1 instead of QEMU_EFI_ARGS: its
+# BOOT=efi is then BOOT=uboot-efi, so that `make run BOOT=efi` boots
+# every target through its UEFI firmware.
 #
 # The system partition is a FAT file system made without root (dosfstools,
 # mtools), 32 MiB, in one MBR partition (mkfs.vfat --mbr: U-Boot's distro
@@ -35,8 +40,10 @@ EFI_IMAGE	:= $(EFI_DIR)/$(EFI_IMAGE_NAME)
 EFI_ESP		:= $(BUILD_DIR)/efi-esp.img
 EFI_ESP_KIB	:= 32768
 
-BOOTS		+= $(if $(QEMU_EFI_ARGS),efi) \
+BOOTS		+= $(if $(or $(QEMU_EFI_ARGS),$(EFI_FIRMWARE_UBOOT)),efi) \
 		   $(if $(and $(QEMU_UBOOT_ARGS),$(EFI_IMAGE_NAME)),uboot-efi)
+# The firmware BOOT=efi and BOOT=uboot-efi boot through: efi or uboot-efi.
+EFI_BOOT	:= $(if $(and $(EFI_FIRMWARE_UBOOT),$(filter efi,$(BOOT))),uboot-efi,$(BOOT))
 
 ifneq ($(EFI_IMAGE_NAME),)
 ARCH_IMAGES	+= $(EFI_IMAGE)
@@ -47,7 +54,7 @@ endif
 # (tests/fixtures/efi/capture.sh builds it in a build tree of its own).
 KERNEL_CPPFLAGS	+= $(if $(EFI_DUMP),-DCONFIG_EFI_DUMP=1)
 
-ifeq ($(BOOT),efi)
+ifeq ($(EFI_BOOT),efi)
 ARCH_IMAGES	+= $(EFI_ESP)
 RUN_PACKAGES	+= $(EFI_PACKAGES) dosfstools mtools
 QEMU_KERNEL_ARGS = $(QEMU_EFI_ARGS) \
@@ -113,7 +120,7 @@ $(GRUB_EFI_MB2_ESP): $(KERNEL_ELF) $(EFI_DIR)/grub-mb2.efi
 	$(Q)mcopy -i $@.tmp $(KERNEL_ELF) ::boot/buddyboot.elf
 	$(Q)mv $@.tmp $@
 
-ifeq ($(BOOT),uboot-efi)
+ifeq ($(EFI_BOOT),uboot-efi)
 ARCH_IMAGES	+= $(EFI_ESP)
 RUN_PACKAGES	+= u-boot-qemu dosfstools mtools
 QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))

@@ -8,7 +8,8 @@
 #= GDB_PORT=<port>   the gdb stub of `make debug` (default 1234)
 #= BOOT=direct|uboot|grub|efi|grub-efi[-mb2]|uboot-efi  how the image is loaded:
 #=                   QEMU's -kernel (default), U-Boot (riscv64, aarch64),
-#=                   GRUB, UEFI firmware (x86_64: OVMF, aarch64: AAVMF),
+#=                   GRUB, UEFI firmware (x86_64: OVMF, aarch64: AAVMF,
+#=                   riscv64: U-Boot's UEFI, as BOOT=uboot-efi),
 #=                   GRUB for UEFI's chainloader or multiboot2 (x86_64), U-Boot's
 #=                   bootefi (aarch64, riscv64)
 #=                   (make print-boots ARCH=... lists a target's)

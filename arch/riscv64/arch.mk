@@ -42,8 +42,10 @@ UBOOT_MIN_MEM_MIB := 256
 QEMU_UBOOT_ARGS	:= -kernel /usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin
 # BOOT=uboot-efi (mk/efi.mk): the same U-Boot runs EFI/BOOT/BOOTRISCV64.EFI,
 # which is the Image itself (its header is a PE header too, efi_header.S),
-# with bootefi. Debian 12 has no EDK2 build for riscv64: no BOOT=efi.
+# with bootefi. Debian 12 has no EDK2 build for riscv64: U-Boot's UEFI is
+# riscv64's UEFI firmware, and BOOT=efi boots through it as BOOT=uboot-efi.
 EFI_IMAGE_NAME	:= BOOTRISCV64.EFI
+EFI_FIRMWARE_UBOOT := 1
 EFI_IMAGE_FROM	:= $(BUILD_DIR)/Image
 
 
