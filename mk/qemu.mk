@@ -2,6 +2,8 @@
 #
 #= MEM=<size>        guest memory (default per target below; 128M-2G)
 #= SMP=<n>           CPUs (default 1)
+#= EXPECT_CPUS=<n>   CPUs the guest must report online (default SMP); the
+#=                   runner fails a boot whose 'smp: N of M CPUs online' differs
 #= QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
 #= TIMEOUT=<s>       seconds before `make run` calls the guest hung
 #=                   (default QEMU_TIMEOUT from arch.mk; 0: never)
@@ -33,6 +35,7 @@ QEMU_DEFAULT_MEM = $(shell m=$(QEMU_ORDER_MEM_MIB); min=$(QEMU_MIN_MEM_MIB); \
 
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1
+EXPECT_CPUS	?= $(SMP)
 QEMU_EXTRA	?=
 TIMEOUT		?= $(QEMU_TIMEOUT)
 GDB_PORT	?= 1234
@@ -59,7 +62,8 @@ run: export BBTEST_QEMU_CMD = $(QEMU_CMD)
 run:
 	$(Q)$(ENSURE_PACKAGES) $(RUN_PACKAGES)
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --timeout $(TIMEOUT)
+	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --timeout $(TIMEOUT) \
+		--expect-cpus $(EXPECT_CPUS)
 
 ## debug: boot paused with a gdb stub; prints the gdb-multiarch command
 debug: export BBTEST_QEMU_CMD = $(QEMU_CMD)
@@ -80,6 +84,7 @@ print-boots:
 print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))
+	$(info EXPECT_CPUS=$(EXPECT_CPUS))
 	$(info KERNEL_ELF=$(KERNEL_ELF))
 	$(info BUILD_DIR=$(BUILD_DIR))
 	@:

@@ -65,6 +65,13 @@ def scenario(name: str) -> None:
         ktap("ok 1 alpha", plan=3)
     elif name == "full":
         three_ok()
+    elif name == "smp-4-online":
+        out("smp: 4 of 4 CPUs online: cpu0=0x0 (boot) cpu1=0x1 cpu2=0x2 "
+            "cpu3=0x3")
+        three_ok()
+    elif name == "smp-1-online":
+        out("smp: 1 of 1 CPUs online: cpu0=0x0 (boot)")
+        three_ok()
     elif name == "no-plan":
         out("KTAP version 1", "ok 1 alpha", "ok 2 beta")
     elif name == "no-header":

@@ -101,9 +101,14 @@ class QemuBoot:
         except ValueError:
             return failed_run(f"TIMEOUT={values.get('TIMEOUT')!r} is not a "
                               "number of seconds", info.stdout, log)
+        try:
+            expect_cpus = int(values.get("EXPECT_CPUS", "1"))
+        except ValueError:
+            return failed_run(f"EXPECT_CPUS={values.get('EXPECT_CPUS')!r} "
+                              "is not a CPU count", info.stdout, log)
         built = self._build(log, values.get("BUILD_DIR", ""))
         if built.returncode != 0:
             return failed_run(f"build failed: make {args} exited "
                               f"{built.returncode}", built.stdout, log)
-        return process.run(shlex.split(values["QEMU_CMD"]), Judge(QEMU_GUEST),
-                           timeout, log)
+        return process.run(shlex.split(values["QEMU_CMD"]),
+                           Judge(QEMU_GUEST, expect_cpus), timeout, log)

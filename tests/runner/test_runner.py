@@ -32,11 +32,12 @@ BBTEST = os.path.join(HERE, "bbtest")
 
 
 def boot(scenario: str, status: int = 33, timeout: float = 10,
-         convention=QEMU_GUEST, env=None) -> process.Run:
+         convention=QEMU_GUEST, env=None,
+         expect_cpus: int | None = None) -> process.Run:
     """Run one fake guest scenario as the runner runs QEMU."""
     cmd = [sys.executable, FAKE, scenario, str(status)]
-    return process.run(cmd, Judge(convention), timeout, io.StringIO(),
-                       env=env)
+    return process.run(cmd, Judge(convention, expect_cpus), timeout,
+                       io.StringIO(), env=env)
 
 
 def gone(pid: int) -> bool:
@@ -62,6 +63,24 @@ class VerdictCase(unittest.TestCase):
         v = run_.verdict
         self.assertTrue(v.ok, f"failed: {v.reasons}")
         self.assertEqual((v.passed, v.failed), (passed, 0))
+
+
+class ExpectedCpus(VerdictCase):
+    """A machine given N CPUs passes only when the guest says N online."""
+
+    def test_all_cpus_online_passes(self):
+        self.assertPasses(boot("smp-4-online", expect_cpus=4), 3)
+
+    def test_fewer_cpus_online_fails(self):
+        self.assertFails(boot("smp-1-online", expect_cpus=4),
+                         "1 CPUs online, expected 4")
+
+    def test_no_online_line_fails(self):
+        self.assertFails(boot("full", expect_cpus=2),
+                         "expected 2 CPUs online")
+
+    def test_one_cpu_needs_no_line(self):
+        self.assertPasses(boot("full", expect_cpus=1), 3)
 
 
 class CleanGuests(VerdictCase):

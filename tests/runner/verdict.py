@@ -84,8 +84,18 @@ class Verdict:
 class Judge:
     """Feed every clean console line; finish() returns the Verdict."""
 
-    def __init__(self, convention: ExitConvention) -> None:
+    # smp_init()'s summary (smp/smp.c): how many CPUs came online.
+    _ONLINE = re.compile(r"smp: ([0-9]+) of ([0-9]+) CPUs online")
+
+    def __init__(self, convention: ExitConvention,
+                 expect_cpus: int | None = None) -> None:
+        """expect_cpus: when above 1, the CPUs the machine was given; a
+        run whose guest does not report that many online has failed, so
+        that a CPU list read short (no MADT, a device tree for fewer) or
+        a bring-up that starts nothing never reads as a pass."""
         self.convention = convention
+        self.expect_cpus = expect_cpus if expect_cpus and expect_cpus > 1 else None
+        self.online: int | None = None
         self.reader = KtapReader()
         self.markers: list[str] = []
         self._patterns = [(re.compile(p), what)
@@ -96,6 +106,9 @@ class Judge:
         self.reader.feed(line)
         if line.startswith("# |"):
             return  # a nested run's console, quoted (check_runner.py)
+        online = self._ONLINE.search(line)
+        if online and self.online is None:
+            self.online = int(online.group(1))
         for pattern, what in self._patterns:
             if what not in self._seen_kinds and pattern.search(line):
                 self._seen_kinds.add(what)
@@ -107,6 +120,12 @@ class Judge:
         ktap = self.reader.finish()
         reasons = [r for r in [self._status_reason(status, timeout, ktap)] if r]
         reasons += self.markers + ktap.problems
+        if self.expect_cpus and self.online is None:
+            reasons.append(f"no 'smp: N of M CPUs online' line: expected "
+                           f"{self.expect_cpus} CPUs online")
+        elif self.expect_cpus and self.online != self.expect_cpus:
+            reasons.append(f"{self.online} CPUs online, expected "
+                           f"{self.expect_cpus}")
         failed = ktap.failed + ktap.missing
         if reasons and failed == 0:
             failed = 1
