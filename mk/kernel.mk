@@ -11,7 +11,10 @@ OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump
 NM		:= $(CROSS_COMPILE)nm
 
-COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c tests/selftest/*.c))
+# platform/ and drivers/: the board layer (console, exit device) and the
+# device drivers it chooses from, the same on every kernel port.
+COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c platform/*.c \
+		     drivers/*/*.c tests/selftest/*.c))
 KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS)
 KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
 LINKER_SCRIPT	:= linker/$(ARCH).ld
@@ -26,6 +29,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_ARCH_NAME='"$(ARCH)"' \
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
+		   -DCONFIG_EARLYCON='"$(EARLYCON)"' \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
 		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
 		   $(if $(FAULT),-DCONFIG_SELFTEST_FAULT_$(subst -,_,$(FAULT))=1)
