@@ -33,7 +33,7 @@
  * setup() describes in port->poll how to send one byte without a stack:
  * wait until (register[status] & mask) == ready, then write the byte to
  * register[tx]. The generic putc and the assembly emergency writers
- * (arch/riscv64/trap_entry.S, arch/aarch64/vectors.S) both use only that,
+ * (arch/riscv64/vectors.S, arch/aarch64/vectors.S) both use only that,
  * so a driver needs no putc of its own unless its device cannot be
  * described so. Register numbers are in units of the port's register
  * stride: the byte offset of register n is n << port->reg_shift. A driver

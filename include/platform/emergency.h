@@ -2,7 +2,7 @@
  * emergency.h - the console as stackless assembly sees it.
  *
  * The exception paths that cannot trust the stack (arch/riscv64/
- * trap_entry.S, arch/aarch64/vectors.S) print through this record, which
+ * vectors.S, arch/aarch64/vectors.S) print through this record, which
  * platform/console.c fills whenever it picks a console: the early one
  * (EARLYCON) in boot_main()'s first lines, then the device tree's. Loop:
  * while ((*status & mask) != ready) wait (bounded); *tx = byte; each access
