@@ -25,9 +25,9 @@
 #include <lib/atomic.h>
 #include <lib/errno.h>
 #include <lib/ktap.h>
+#include <selftest/selftest.h>
 #include <smp/smp.h>
 #include <smp/spinlock.h>
-#include "selftest.h"
 
 #define TORTURE_NS		(1000ULL * 1000 * 1000)
 #define TORTURE_MAX_ITERATIONS	20000UL

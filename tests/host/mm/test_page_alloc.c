@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <arch/cpu.h>
+#include <arch/test_services.h>
 #include "machine.h"
 
 /* Split: one top block becomes one free block of every order o..MAX-1. */

@@ -3,9 +3,9 @@
  * on, checked on every boot.
  */
 #include <arch/fixup.h>
-#include <lib/ktap.h>
-#include "../../tests/selftest/selftest.h"
 #include <arch/memory.h>
+#include <lib/ktap.h>
+#include <selftest/selftest.h>
 #include "platform.h"
 #include "sysreg.h"
 #include "translate.h"
