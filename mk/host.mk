@@ -107,7 +107,8 @@ FUZZ_CORPUS	:= $(HOST_DIR)/fuzz-corpus
 
 # $(call fuzz_target,name): tests/host/mm/fuzz_<name with _>.c
 define fuzz_target
-$(HOST_DIR)/tests/fuzz-$(1): $(HOST_DIR)/fuzz/tests/host/mm/fuzz_$(subst -,_,$(1)).o $(HOST_DIR)/fuzz/libmm.a
+$(HOST_DIR)/tests/fuzz-$(1): $(HOST_DIR)/fuzz/tests/host/mm/fuzz_$(subst -,_,$(1)).o \
+		$(patsubst %.c,$(HOST_DIR)/fuzz/%.o,$(MACHINE) $(HARNESS)) $(HOST_DIR)/fuzz/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  FUZZLD  $$@"
 	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^

@@ -3,11 +3,27 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <mm/test_reset.h>
+#include "host.h"
 #include "machine.h"
 
 void machine_map(phys_addr_t span)
 {
 	host_set_phys_offset((uintptr_t)host_map(span, SZ_1M));
+}
+
+void machine_fuzz_reset(size_t span)
+{
+	/* One machine per process, mapped at the first input. */
+	static void *mem;
+
+	if (!mem)
+		mem = host_map(span, PAGE_SIZE);
+	memblock_reset_for_test();
+	page_alloc_reset_for_test();
+	slab_reset_for_test();
+	host_console_capture_start(true);
+	host_set_phys_offset((uintptr_t)mem);
 }
 
 bool std_machine(unsigned int nr_top)

@@ -21,6 +21,14 @@
 void machine_map(phys_addr_t span);
 
 /*
+ * machine_fuzz_reset - the libFuzzer targets' fresh start for each input:
+ * physical [0, @span) backed as machine_map() does (mapped at the first
+ * call, the same memory afterwards), memblock, the page allocator and the
+ * slab allocator reset, the console captured from here.
+ */
+void machine_fuzz_reset(size_t span);
+
+/*
  * std_machine - @nr_top top-order blocks at 2 GiB, the metadata in a small
  * bank of its own at 3 GiB, handed off, and every block below the top order
  * taken out (held, never freed) so that the free lists hold exactly @nr_top
