@@ -49,11 +49,15 @@ bool std_machine(unsigned int nr_top);
 struct snapshot {
 	unsigned char *map;
 	size_t bytes;
-	unsigned long blocks[NR_PAGE_ORDERS];
+	unsigned long blocks[MAX_ZONE_IDS][NR_PAGE_ORDERS];
 	unsigned long nr_free, nr_managed;
 	struct deferred_run *runs;
 	unsigned long nr_runs;
 };
+
+/* The one populated zone (NULL when there are several); all zones' runs. */
+struct zone *only_zone(void);
+unsigned long all_max_runs(void);
 
 void snapshot_take(struct snapshot *s);
 bool snapshot_same(const struct snapshot *s);
