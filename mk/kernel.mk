@@ -24,7 +24,10 @@ OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump
 NM		:= $(CROSS_COMPILE)nm
 
-COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c))
+# platform/ and drivers/: the board layer (console, exit device) and the
+# device drivers it chooses from, the same on every kernel port.
+COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c platform/*.c \
+		     drivers/*/*.c))
 FAULT_FILE	:= $(subst -,_,$(FAULT))
 SELFTEST_VARIANT := $(if $(BENCH),bench,$(if $(wildcard tests/selftest/variant/$(FAULT_FILE).c),$(FAULT_FILE),selftests))
 # The arch's test services (include/arch/test_services.h): test images only.
@@ -54,6 +57,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_ARCH_NAME='"$(ARCH)"' \
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
+		   -DCONFIG_EARLYCON='"$(EARLYCON)"' \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
 		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1)
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
