@@ -62,6 +62,7 @@ BOARDS		:= $(patsubst boards/$(ARCH)/%.mk,%,$(sort $(wildcard boards/$(ARCH)/*.m
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error BOARD=$(BOARD) is not a board of $(ARCH); choose one of: $(BOARDS))
 endif
+BUILD_ROOT	:= build
 include boards/$(ARCH)/$(BOARD).mk
 EARLYCON	?= $(BOARD_EARLYCON)
 # The image differs only by its early console; a board's own folder keeps
@@ -76,8 +77,9 @@ PAGE_SHIFT	:= $(page_shift_$(PAGE_SIZE))
 ifeq ($(PAGE_SHIFT),)
 $(error PAGE_SIZE=$(PAGE_SIZE) is not a page size; choose 4K, 16K or 64K)
 endif
-ifneq ($(ARCH)-$(PAGE_SIZE),$(filter $(ARCH)-$(PAGE_SIZE),riscv64-4K x86_64-4K aarch64-4K aarch64-16K aarch64-64K))
-$(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): 16K and 64K pages are aarch64 only)
+# Each target's page sizes are its arch.mk's PAGE_SIZES.
+ifeq ($(filter $(PAGE_SIZE),$(call arch_mk_value,$(ARCH),PAGE_SIZES)),)
+$(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): its page sizes are $(call arch_mk_value,$(ARCH),PAGE_SIZES))
 endif
 
 # Decimal digits only, without a leading zero: the compiler would read 010
@@ -107,6 +109,5 @@ endif
 endif
 
 CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(filter 0,$(SELFTESTS)),-product)
-BUILD_ROOT	:= build
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -5,6 +5,8 @@
 # builds it on an x86_64 host; elsewhere Debian's x86_64-linux-gnu-gcc.
 
 # The machine booted unless BOARD= says otherwise: boards/x86_64/.
+# The page sizes this target builds with (mk/config.mk refuses others).
+PAGE_SIZES	:= 4K
 DEFAULT_BOARD	:= q35
 
 CROSS_COMPILE	?= $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
