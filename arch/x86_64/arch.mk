@@ -24,7 +24,8 @@ ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
 ARCH_SRCS	:= $(addprefix arch/x86_64/,entry.S efi_entry.S vectors.S desc.c \
 		     trap.c cpu.c memory.c pgtable.c mmu.c acpi.c \
-		     apic.c smp.c secondary.S test_services.c)
+		     apic.c smp.c secondary.S)
+# test_services.c: test images only (mk/kernel.mk).
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
