@@ -42,50 +42,78 @@ static bool slab_hook_registered;	/* slab_caches_lock */
 struct slab_tab slab_tab;
 
 /*
- * Make slab_tab: one byte per page of the physical span of RAM, or per
- * larger unit when the span needs more bytes than a top-order block
- * holds. Called once, under slab_caches_lock, before any slab exists.
+ * Make slab_tab: one byte per page of the physical span of RAM, in one
+ * block when a top-order block holds them, else in chunks of one such
+ * block each; per larger unit when even the chunks' pointers would not
+ * fit in one block. Called once, under slab_caches_lock, before any slab
+ * exists. Without it, no slab is made and kmalloc() returns NULL.
  */
 static void slab_tab_init(void)
 {
 	const struct page_allocator *pa = &page_allocator;
+	const unsigned long block = PAGE_SIZE << MAX_PAGE_ORDER;
 	const struct mem_section *first, *last;
 	unsigned int shift = PAGE_SHIFT;
+	unsigned long n, chunks = 0;
 	phys_addr_t lo, hi;
-	unsigned long n;
 	struct page *page;
-	int order;
 
-	if (slab_tab.n || !pa->nr_sections)
+	if (slab_tab.units || !pa->nr_sections)
 		return;
 	first = &pa->sections[0];
 	last = &pa->sections[pa->nr_sections - 1];
 	lo = PFN_PHYS((first->section << PFN_SECTION_SHIFT) + first->lo);
 	hi = PFN_PHYS((last->section << PFN_SECTION_SHIFT) + last->hi);
 	lo &= ~(phys_addr_t)(SLAB_MAX_SIZE - 1);
-	for (;;) {
+	for (;; shift++) {
 		n = (unsigned long)((hi - lo) >> shift) + 1;
-		order = get_order(n);
-		if (order <= MAX_PAGE_ORDER)
+		if (n <= block)
 			break;
-		shift++;
+		chunks = (n + block - 1) / block;
+		if (chunks * sizeof(uint8_t *) <= block)
+			break;
 	}
 	if (shift - PAGE_SHIFT > SLAB_MAX_ORDER) {
 		pr_err("slab: RAM spans too much for the slab table: no slabs\n");
 		return;
 	}
-	page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)order);
-	if (!page) {
-		pr_err("slab: no memory for the slab table (order %d)\n", order);
-		return;
+	if (n <= block) {
+		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)get_order(n));
+		if (!page)
+			goto nomem;
+		slab_tab.tab = page_address(page);
+	} else {
+		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN,
+				   (unsigned int)get_order(chunks * sizeof(uint8_t *)));
+		if (!page)
+			goto nomem;
+		slab_tab.dir = page_address(page);
+		for (unsigned long i = 0; i < chunks; i++) {
+			page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, MAX_PAGE_ORDER);
+			if (!page) {
+				while (i--)
+					__free_pages(virt_to_page(slab_tab.dir[i]),
+						     MAX_PAGE_ORDER);
+				__free_pages(virt_to_page(slab_tab.dir),
+					     (unsigned int)get_order(chunks * sizeof(uint8_t *)));
+				slab_tab.dir = NULL;
+				goto nomem;
+			}
+			slab_tab.dir[i] = page_address(page);
+		}
+		slab_tab.chunk_shift = (unsigned int)__builtin_ctzl(block);
 	}
-	slab_tab.tab = page_address(page);
 	slab_tab.lo = lo;
 	slab_tab.vlo = (uintptr_t)phys_to_virt(lo);
 	slab_tab.shift = shift;
 	slab_tab.min_order = shift - PAGE_SHIFT;
-	/* Orders the fields above before the size that lets readers in. */
-	smp_store_release(&slab_tab.n, n);
+	/* Orders the fields above before the sizes that let readers in. */
+	smp_store_release(&slab_tab.units, n);
+	if (slab_tab.tab)
+		smp_store_release(&slab_tab.n, n);
+	return;
+nomem:
+	pr_err("slab: no memory for the slab table (%lu bytes)\n", n);
 }
 
 /* Mark @s's units (the log2 of its size), or clear them when it goes. */
@@ -174,7 +202,7 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 	struct page *page;
 	struct slab *s;
 
-	if (!READ_ONCE(slab_tab.n))
+	if (!smp_load_acquire(&slab_tab.units))
 		return NULL;
 	page = alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN, cache->order);
 	if (!page)
@@ -658,7 +686,7 @@ static bool is_power_of_2(unsigned long x)
  * Lay out a slab of 2^@order pages for @cache: objects at multiples of
  * the stride from the slab's start, the header in the first ones.
  * Return: the bytes of the slab no object uses (header slots and tail),
- * or SIZE_MAX when fewer than 8 objects fit.
+ * or SIZE_MAX when no object fits.
  */
 static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 {
@@ -674,7 +702,7 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 			break;
 		first = f;
 	}
-	if (first >= n || n - first < 8)
+	if (first >= n)
 		return SIZE_MAX;
 	cache->order = order;
 	cache->first = first;
@@ -685,8 +713,9 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 
 /*
  * Choose @cache's slab order (slab_state.h: the least that keeps the
- * unused bytes within 1% for strides of 64 and more; the least that
- * holds 8 objects below) and check that slab_index() is exact for it.
+ * unused bytes within 1% for strides of 64 and more, else the one that
+ * loses the least; the least that holds 8 objects below 64 bytes) and
+ * check that slab_index() is exact for it.
  */
 static bool cache_layout(struct kmem_cache *cache)
 {
@@ -698,7 +727,8 @@ static bool cache_layout(struct kmem_cache *cache)
 
 		if (lost == SIZE_MAX)
 			continue;
-		if (stride < 64 || lost * 100 <= (PAGE_SIZE << o)) {
+		if ((stride < 64 && slab_capacity(cache) >= 8) ||
+		    lost * 100 <= (PAGE_SIZE << o)) {
 			best_lost = 0;
 			break;
 		}
@@ -1089,7 +1119,17 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 /* kfree() of NULL, of a large block, or of what it must refuse. */
 static __attribute__((noinline)) void kfree_other(const void *p)
 {
-	if (ZERO_OR_NULL_PTR(p) || kfree_large(p))
+	struct slab *s;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return;
+	/* A slab object, when the table is in chunks. */
+	s = slab_of(p);
+	if (s) {
+		slab_free(s->cache, s, p, "kfree");
+		return;
+	}
+	if (kfree_large(p))
 		return;
 	refuse("kfree", p, NULL, "not an address kmalloc returned, or "
 	       "already freed");

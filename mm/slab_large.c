@@ -28,7 +28,7 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 				"(%lu): refused\n", size, KMALLOC_MAX_SIZE);
 		return NULL;
 	}
-	if (!READ_ONCE(slab_tab.n))
+	if (!smp_load_acquire(&slab_tab.units))
 		return NULL;
 	/* A block owns its table unit alone: at least one unit long. */
 	if ((unsigned int)order < slab_tab.min_order)
@@ -57,13 +57,37 @@ static uint8_t *large_entry(const void *p, uint8_t *v)
 	return (*v & SLAB_TAB_LARGE) ? t : NULL;
 }
 
+/*
+ * Clear table byte @t if it still holds @v. A compare-and-swap of the
+ * aligned 32-bit word around it (not every target has a byte-wide one):
+ * a neighbour's byte changing meanwhile only makes it try again.
+ */
+static bool tab_clear_if(uint8_t *t, uint8_t v)
+{
+	uint32_t *w = (uint32_t *)((uintptr_t)t & ~(uintptr_t)3);
+	unsigned int at = (unsigned int)((uintptr_t)t & 3);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	unsigned int sh = (3 - at) * 8;
+#else
+	unsigned int sh = at * 8;
+#endif
+	uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+
+	do {
+		if (((old >> sh) & 0xff) != v)
+			return false;
+	} while (!__atomic_compare_exchange_n(w, &old, old & ~(0xffU << sh),
+					      false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
 int kfree_large(const void *p)
 {
 	uint8_t v, *t = large_entry(p, &v);
 	unsigned int order;
 
-	if (!t || !__atomic_compare_exchange_n(t, &v, 0, false, __ATOMIC_RELAXED,
-					       __ATOMIC_RELAXED))
+	if (!t || !tab_clear_if(t, v))
 		return 0;
 	order = v & ~SLAB_TAB_LARGE;
 	this_cpu_ptr(&slab_pcpu)->large_pages -= 1L << order;

@@ -189,13 +189,19 @@ static inline void slab_list_del(struct slab_list *n)
 /*
  * slab_tab - where slabs and large kmalloc blocks are: one byte per
  * 2^shift bytes of physical memory from @lo (a page, unless RAM spans
- * more than one top-order block of bytes can describe). A unit covered by
- * a slab of order k holds PAGE_SHIFT + k, the log2 of its bytes (written under no lock by the CPU that
- * makes or frees the slab, before it is published and after it is given
- * back; read with plain loads); the first unit of a large kmalloc block
- * holds SLAB_TAB_LARGE | order (set by the allocating CPU, cleared by an
- * atomic exchange in kfree, so one of two racing frees wins). Made once by
- * kmem_cache_init(): @n is published last, with release.
+ * more than the bytes of one page of chunk pointers can describe). A
+ * unit covered by a slab of order k holds PAGE_SHIFT + k, the log2 of
+ * its bytes (release stores by the CPU that makes the slab, after its
+ * header; cleared when it is given back); the first unit of a large
+ * kmalloc block holds SLAB_TAB_LARGE | order (set by the allocating CPU,
+ * cleared by a compare-and-swap in kfree(), so one of two racing frees
+ * wins). Readers load the byte relaxed: the header's address depends on
+ * the value read, which orders the header's reads after it.
+ *
+ * The bytes are one block (@tab, @n units: kfree()'s fast path) when a
+ * top-order block holds them, else chunks of one top-order block each
+ * (@dir; @n is 0 and lookups take the general way). Made once by
+ * kmem_cache_init(): @units is published last, with release.
  */
 #define SLAB_TAB_LARGE	0x80
 struct slab_tab {
@@ -206,10 +212,13 @@ struct slab_tab {
 	 * offset from @lo, and that offset rounded gives its slab's start.
 	 */
 	uintptr_t vlo;
-	phys_addr_t lo;
-	unsigned long n;		/* units; 0 until made */
+	unsigned long n;		/* units in @tab; 0 when chunked */
 	unsigned int shift;		/* log2 of the bytes per unit */
 	unsigned int min_order;		/* shift - PAGE_SHIFT: the least slab order */
+	phys_addr_t lo;
+	unsigned long units;		/* all units; 0 until made */
+	uint8_t **dir;			/* the chunks, or NULL */
+	unsigned int chunk_shift;	/* log2 of the units per chunk */
 };
 extern struct slab_tab slab_tab;
 
@@ -218,13 +227,21 @@ static inline size_t slab_bytes(const struct kmem_cache *c)
 	return PAGE_SIZE << c->order;
 }
 
+/* The table's byte for unit @u, or NULL outside the table. */
+static __always_inline uint8_t *slab_tab_unit(unsigned long u)
+{
+	if (u >= smp_load_acquire(&slab_tab.units))
+		return NULL;
+	if (likely(!slab_tab.dir))
+		return &slab_tab.tab[u];
+	return &slab_tab.dir[u >> slab_tab.chunk_shift]
+			    [u & ((1UL << slab_tab.chunk_shift) - 1)];
+}
+
 /* The table's byte for @phys, or NULL outside the table. */
 static __always_inline uint8_t *slab_tab_entry(phys_addr_t phys)
 {
-	unsigned long n = smp_load_acquire(&slab_tab.n);
-	unsigned long u = (unsigned long)((phys - slab_tab.lo) >> slab_tab.shift);
-
-	return u < n ? &slab_tab.tab[u] : NULL;
+	return slab_tab_unit((unsigned long)((phys - slab_tab.lo) >> slab_tab.shift));
 }
 
 /*
@@ -234,12 +251,12 @@ static __always_inline uint8_t *slab_tab_entry(phys_addr_t phys)
 static __always_inline struct slab *slab_of(const void *p)
 {
 	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
-	unsigned long u = rel >> slab_tab.shift;
+	uint8_t *t = slab_tab_unit(rel >> slab_tab.shift);
 	int v;
 
-	if (u >= smp_load_acquire(&slab_tab.n))
+	if (!t)
 		return NULL;
-	v = (int8_t)__atomic_load_n(&slab_tab.tab[u], __ATOMIC_RELAXED);
+	v = (int8_t)__atomic_load_n(t, __ATOMIC_RELAXED);
 	if (v <= 0)
 		return NULL;
 	return (struct slab *)((uintptr_t)p - (rel & ((1UL << v) - 1)));
