@@ -94,7 +94,7 @@ static void contig_once(const char *metric, const char *variant,
 int bench_contig(const struct bench_opts *o)
 {
 	const unsigned long gig = (1UL << 30) >> PAGE_SHIFT;
-	const unsigned int half = MAX_PAGE_ORDER ? MAX_PAGE_ORDER - 1 : 0;
+	const unsigned int half = NR_PAGE_ORDERS > 1 ? NR_PAGE_ORDERS - 2 : 0;
 	unsigned long gib = o->gib > 1 ? o->gib : 16, n = 0, window = 0;
 	struct page **top, **held, *p;
 	char variant[24];
