@@ -5,8 +5,8 @@
 #include <arch/fixup.h>
 #include <arch/memory.h>
 #include <lib/ktap.h>
+#include <platform/console.h>
 #include <selftest/selftest.h>
-#include "platform.h"
 #include "sysreg.h"
 #include "translate.h"
 
@@ -40,7 +40,9 @@ SELFTEST(aarch64_fixup_resumes, STAGE_BOOT)
 SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 {
 	static const unsigned int tg0[] = { [12] = 0, [14] = 2, [16] = 1 };
-	uintptr_t ram = (uintptr_t)_start, uart = VIRT_UART0_BASE;
+	const struct console_port *console = console_current();
+	uintptr_t ram = (uintptr_t)_start;
+	uintptr_t uart = console ? console->phys : 0;
 	unsigned long par;
 
 	SELFTEST_EXPECT(read_sysreg(sctlr_el1) & SCTLR_M,
@@ -53,6 +55,8 @@ SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 	SELFTEST_EXPECT(PAR_ATTR(par) == 0xff,
 			"RAM is not Normal write-back (MAIR attr %#lx)",
 			PAR_ATTR(par));
+	SELFTEST_EXPECT(console && !console->port_io,
+			"no memory-mapped console to translate");
 	par = translate(uart);
 	SELFTEST_EXPECT(!(par & PAR_FAULT) && PAR_PA(par) == uart,
 			"the UART at %#lx translates to PAR %#lx", uart, par);
