@@ -20,11 +20,21 @@
 #=                               it stay parked
 #= SLAB_DEBUG=1                  red zones and poison in the slab allocator
 #=                               (docs/allocator.md, section 7)
+#= BOARD=name                    the machine booted: boards/<arch>/<name>.mk
+#=                               (default: the arch.mk's DEFAULT_BOARD;
+#=                               `make print-boards` lists a target's)
+#= EARLYCON=<driver>,[io,|mmio32,]<addr>[,<baud>]
+#=                               the console before the device tree is read,
+#=                               as Linux's earlycon (default: the board's,
+#=                               e.g. ns16550a,0x10000000 on riscv64 virt;
+#=                               EARLYCON= for none: the text is kept and
+#=                               replayed on the device tree's console)
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.
 
-ARCHES		:= riscv64 aarch64 x86_64
+# A target is a folder with an arch.mk; a board, a file under boards/.
+ARCHES		:= $(patsubst arch/%/arch.mk,%,$(sort $(wildcard arch/*/arch.mk)))
 ARCH		?= riscv64
 PAGE_SIZE	?= 4K
 MAX_PAGE_ORDER	?=
@@ -38,6 +48,22 @@ FAULTS		:= fail hang exception early-poweroff secondary-exception
 ifeq ($(filter $(ARCH),$(ARCHES)),)
 $(error ARCH=$(ARCH) is not a target; choose one of: $(ARCHES))
 endif
+
+# The board: its QEMU machine, its early console, the device tree it boots
+# with (boards/<arch>/<board>.mk). Read before arch.mk, which builds on it.
+arch_mk_value	= $(shell sed -n 's/^$(2)[[:space:]]*:=[[:space:]]*//p' arch/$(1)/arch.mk)
+DEFAULT_BOARD	:= $(call arch_mk_value,$(ARCH),DEFAULT_BOARD)
+BOARD		?= $(DEFAULT_BOARD)
+BOARDS		:= $(patsubst boards/$(ARCH)/%.mk,%,$(sort $(wildcard boards/$(ARCH)/*.mk)))
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error BOARD=$(BOARD) is not a board of $(ARCH); choose one of: $(BOARDS))
+endif
+include boards/$(ARCH)/$(BOARD).mk
+EARLYCON	?= $(BOARD_EARLYCON)
+# The image differs only by its early console; a board's own folder keeps
+# its images apart anyway.
+earlycon_name	= $(if $(EARLYCON),$(subst $(comma),-,$(EARLYCON)),none)
+comma		:= ,
 
 page_shift_4K	:= 12
 page_shift_16K	:= 14
@@ -69,7 +95,7 @@ $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
 BUILD_ROOT	:= build
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf
