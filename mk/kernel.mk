@@ -4,8 +4,8 @@
 # ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and smp/
 # on every target.
 #
-# Every image is a test image (`make run` shows the selftests): the product
-# sources above plus the test harness (lib/selftest/), the cases
+# By default an image is a test image (`make run` shows the selftests): the
+# product sources above plus the test harness (lib/selftest/), the cases
 # (tests/selftest/*.c, and tests/selftest/arch/<arch>/ for one target's) and
 # one variant of the boot flow's hook boot_selftests() (boot/selftests.h):
 #   default          tests/selftest/variant/selftests.c
@@ -14,6 +14,8 @@
 #                    tests/selftest/variant/<kind>.c
 #   BENCH=1          tests/selftest/variant/bench.c
 # The product sources include nothing from tests/ (make check-paths).
+# SELFTESTS=0 builds the product alone, with boot/variant/product.c as the
+# hooks; make check builds it and finds no test symbol in it.
 
 #= CROSS_COMPILE=<prefix>  the kernel's cross toolchain (default per target:
 #=                riscv64-linux-gnu-, aarch64-linux-gnu-, none on x86_64 hosts)
@@ -28,8 +30,20 @@ COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c platform/*.c \
 		     drivers/*/*.c))
 FAULT_FILE	:= $(subst -,_,$(FAULT))
 SELFTEST_VARIANT := $(if $(BENCH),bench,$(if $(wildcard tests/selftest/variant/$(FAULT_FILE).c),$(FAULT_FILE),selftests))
-SELFTEST_SRCS	:= $(sort $(wildcard lib/selftest/*.c tests/selftest/*.c 		     tests/selftest/arch/$(ARCH)/*.c 		     tests/selftest/arch/$(ARCH)/*.S)) 		   tests/selftest/variant/$(SELFTEST_VARIANT).c 		   $(if $(FAULT),$(wildcard tests/selftest/fault/$(FAULT_FILE).c))
-KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS) $(SELFTEST_SRCS)
+# The arch's test services (include/arch/test_services.h): test images only.
+ARCH_TEST_SRCS	:= $(wildcard arch/$(ARCH)/test_services.c)
+ifeq ($(SELFTESTS),0)
+SELFTEST_SRCS	:= boot/variant/product.c
+else
+SELFTEST_SRCS	:= $(ARCH_TEST_SRCS) \
+		   $(sort $(wildcard lib/selftest/*.c tests/selftest/*.c \
+		     tests/selftest/arch/$(ARCH)/*.c \
+		     tests/selftest/arch/$(ARCH)/*.S)) \
+		   tests/selftest/variant/$(SELFTEST_VARIANT).c \
+		   $(if $(FAULT),$(wildcard tests/selftest/fault/$(FAULT_FILE).c))
+endif
+KERNEL_SRCS	:= $(COMMON_SRCS) $(filter-out $(ARCH_TEST_SRCS),$(ARCH_SRCS)) \
+		   $(SELFTEST_SRCS)
 KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
 LINKER_SCRIPT	:= linker/$(ARCH).ld
 
@@ -71,3 +85,8 @@ $(KERNEL_ELF): $(KERNEL_OBJS) $(LINKER_SCRIPT)
 	$(Q)$(CC) $(KERNEL_CFLAGS) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) -lgcc
 
 -include $(KERNEL_OBJS:.o=.d)
+
+# For scripts (scripts/lint/check-product.sh): this configuration's folder.
+print-build-dir:
+	$(info $(BUILD_DIR))
+	@:

@@ -4,6 +4,8 @@
 # See arch/aarch64/entry.S for the boot contract.
 
 # The machine booted unless BOARD= says otherwise: boards/aarch64/.
+# The page sizes this target builds with (mk/config.mk refuses others).
+PAGE_SIZES	:= 4K 16K 64K
 DEFAULT_BOARD	:= virt
 
 CROSS_COMPILE	?= aarch64-linux-gnu-

@@ -5,6 +5,8 @@
 # builds it on an x86_64 host; elsewhere Debian's x86_64-linux-gnu-gcc.
 
 # The machine booted unless BOARD= says otherwise: boards/x86_64/.
+# The page sizes this target builds with (mk/config.mk refuses others).
+PAGE_SIZES	:= 4K
 DEFAULT_BOARD	:= q35
 
 CROSS_COMPILE	?= $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
@@ -22,7 +24,8 @@ ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
 ARCH_SRCS	:= $(addprefix arch/x86_64/,entry.S efi_entry.S vectors.S desc.c \
 		     trap.c cpu.c memory.c pgtable.c mmu.c acpi.c \
-		     apic.c smp.c secondary.S test_services.c)
+		     apic.c smp.c secondary.S)
+# test_services.c: test images only (mk/kernel.mk).
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso

@@ -32,4 +32,12 @@ void platform_init(enum boot_protocol proto, phys_addr_t info);
  */
 extern uint64_t platform_test_finisher;
 
+/*
+ * platform_poweroff_notice - for an arch's poweroff on a board without an
+ * exit device: say the verdict on the console, in the one line the test
+ * runner ends such a run on ("poweroff: PASS; no exit device ...",
+ * tests/runner/verdict.py), before the firmware is asked to power off.
+ */
+void platform_poweroff_notice(bool pass);
+
 #endif /* PLATFORM_PLATFORM_H */
