@@ -9,7 +9,6 @@
 #include <boot/abi.h>
 #include <boot/efi.h>
 #include <lib/errno.h>
-#include "platform.h"
 #include "psci.h"
 #include "sysreg.h"
 
@@ -23,22 +22,31 @@ void arch_poweroff(enum poweroff_status status)
 						 : QEMU_EXIT_FAIL);
 }
 
+/* entry.S's Image header: an Image sits text_offset above a 2 MiB-aligned
+ * start of RAM, and the ELF is linked to keep that (linker/image.lds.S). */
+#define IMAGE_TEXT_OFFSET	0x200000
+
 /*
  * aarch64_boot - called by entry.S at EL1 on the boot stack once BSS is
  * clear. An ELF boot hands over x0 = 0; QEMU then left the DTB at the
- * start of RAM, which holds the FDT magic if so. The EFI entry
- * (efi_stub.c) hands over the EFI boot information instead of a DTB.
+ * start of RAM, the 2 MiB block text_offset below the image, which holds
+ * the FDT magic if so: found from where the image runs, not from a
+ * machine's address. The EFI entry (efi_stub.c) hands over the EFI boot
+ * information instead of a DTB.
  */
 void aarch64_boot(phys_addr_t dtb)
 {
-	const volatile uint32_t *ram = phys_to_virt(VIRT_RAM_BASE);
+	phys_addr_t image = ALIGN_DOWN(virt_to_phys(_start), IMAGE_TEXT_OFFSET);
+	phys_addr_t ram = image - IMAGE_TEXT_OFFSET;
 
 	if (dtb && *(const volatile uint32_t *)phys_to_virt(dtb) ==
 	    EFI_BOOT_INFO_MAGIC)
 		boot_main(BOOT_PROTO_EFI, dtb,
 			  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
-	if (!dtb && __builtin_bswap32(*ram) == FDT_MAGIC)
-		dtb = VIRT_RAM_BASE;
+	if (!dtb && image >= IMAGE_TEXT_OFFSET &&
+	    __builtin_bswap32(*(const volatile uint32_t *)phys_to_virt(ram)) ==
+	    FDT_MAGIC)
+		dtb = ram;
 	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb,
 		  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
 }

@@ -9,7 +9,8 @@
  *
  * Neither is 0 or 1: QEMU exits 0 on a triple fault with -no-reboot or an
  * SBI shutdown, and 1 on its own errors; none of those may read as a pass.
- * riscv64 uses the sifive_test device, aarch64 semihosting SYS_EXIT, x86_64
+ * riscv64 uses the sifive_test device its device tree lists, else
+ * semihosting SYS_EXIT_EXTENDED, aarch64 semihosting SYS_EXIT, x86_64
  * isa-debug-exit. On hardware without such a device the arch powers off
  * through firmware (SBI SRST, PSCI SYSTEM_OFF) or halts.
  */
