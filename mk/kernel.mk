@@ -45,7 +45,12 @@ endif
 KERNEL_SRCS	:= $(COMMON_SRCS) $(filter-out $(ARCH_TEST_SRCS),$(ARCH_SRCS)) \
 		   $(SELFTEST_SRCS)
 KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
-LINKER_SCRIPT	:= linker/$(ARCH).ld
+# The linker script: the port's own arch/<arch>/image.lds.S if it has one
+# (x86_64), else the shared template linker/image.lds.S with the port's
+# arch/<arch>/image.lds.h; both use linker/sections.lds.h. Preprocessed
+# with no predefined macros (riscv, i386 and linux are words there).
+LINKER_TEMPLATE	:= $(firstword $(wildcard arch/$(ARCH)/image.lds.S) linker/image.lds.S)
+LINKER_SCRIPT	:= $(BUILD_DIR)/image.lds
 
 # -nostdinc keeps the host's /usr/include out; the compiler's own directory
 # still gives the freestanding headers (stdint.h, stddef.h, stdarg.h, ...).
@@ -79,6 +84,12 @@ $(BUILD_DIR)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(Q)echo "  AS      $@"
 	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
+
+$(LINKER_SCRIPT): $(LINKER_TEMPLATE) linker/sections.lds.h \
+		  $(wildcard arch/$(ARCH)/image.lds.h)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  LDS     $@"
+	$(Q)$(CC) -E -P -undef -x c -Iarch/$(ARCH) -Ilinker -o $@ $<
 
 $(KERNEL_ELF): $(KERNEL_OBJS) $(LINKER_SCRIPT)
 	$(Q)echo "  LD      $@"

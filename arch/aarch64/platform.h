@@ -10,7 +10,7 @@
 
 /*
  * Start of RAM. For an ELF -kernel QEMU enters with x0 = 0 and leaves the
- * DTB here, below the image (linker/aarch64.ld links at +2 MiB for that).
+ * DTB here, below the image (arch/aarch64/image.lds.h links at +2 MiB for that).
  */
 #define VIRT_RAM_BASE		0x40000000
 
