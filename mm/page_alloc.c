@@ -10,10 +10,10 @@
  * constant number of struct page bytes per order: see page_state.h.
  *
  * The buddy lists are under the zone lock (page_state.h). Orders up to
- * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's list of cached
- * blocks (page_pcp.h) under this CPU's list lock only, taken with a
- * trylock: the common allocation pops a block, the common free passes one
- * test and pushes it. Refill, drain, splitting, deferred runs and the
+ * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's lists of cached
+ * blocks (page_pcp.h), which are this CPU's alone: the common allocation
+ * pops a block with plain loads and stores, the common free passes one
+ * test and pushes it; neither takes a lock or an atomic. Refill, drain, splitting, deferred runs and the
  * reasons for a refusal are out of line. An allocation the buddy lists
  * cannot serve drains every CPU's cached blocks and tries once more, so
  * that no page is lost to a cache.
@@ -162,8 +162,7 @@ struct page *__rmqueue(unsigned int order)
 
 /*
  * From the buddy lists, under the zone lock: orders above the cached ones,
- * and any order when this CPU's list lock was busy or its refill found
- * nothing. When nothing is free, the blocks cached on every CPU go back to
+ * and the cached ones when this CPU's refill found nothing. When nothing is free, the blocks cached on every CPU go back to
  * the buddy lists (where they may merge) and the lists are tried again.
  */
 static __attribute__((noinline)) struct page *
@@ -188,33 +187,35 @@ alloc_pages_zone(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+static __attribute__((noinline)) struct page *
+zero_block(struct page *page, unsigned int order)
+{
+	memset(__page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
+/* The cached orders, when this CPU's list is empty or a request waits. */
+static __attribute__((noinline)) struct page *
+alloc_pages_pcp(gfp_t gfp, unsigned int order)
+{
+	struct page *page = pcp_alloc(order);
+
+	if (unlikely(!page))
+		return alloc_pages_zone(gfp, order);
+	if (gfp & __GFP_ZERO)
+		memset(__page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct per_cpu_pages *pcp;
-	struct pcp_block *block;
 	struct page *page;
 
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return alloc_pages_zone(gfp, order);
-	pcp = this_cpu_ptr(&pcp_pages);
-	if (unlikely(!spin_trylock(&pcp->lock)))
-		return alloc_pages_zone(gfp, order);
-	block = pcp->lists[order];
-	if (likely(block)) {
-		pcp->lists[order] = block->next;
-		WRITE_ONCE(pcp->count, pcp->count - (1 << order));
-		page = block->page;
-	} else {
-		page = pcp_refill(pcp, order);
-		if (unlikely(!page)) {
-			spin_unlock(&pcp->lock);
-			return alloc_pages_zone(gfp, order);
-		}
-	}
-	set_pg_state(page, PG_ALLOC | order);
-	spin_unlock(&pcp->lock);
-	if (unlikely(gfp & __GFP_ZERO))
-		memset(__page_address(page), 0, PAGE_SIZE << order);
+	page = pcp_take(this_cpu_ptr(&pcp_pages), order);
+	if (unlikely(!page || (gfp & __GFP_ZERO)))
+		return page ? zero_block(page, order) : alloc_pages_pcp(gfp, order);
 	return page;
 }
 
@@ -355,7 +356,15 @@ void __free_one_page(struct page *page, unsigned int order)
 	__free_area_add(order, &pa->map[idx], phys_to_virt(phys));
 }
 
-/* A good free of an order above the cached ones, or with the list busy. */
+/* A good free of a cached order: the list is full, or a request waits. */
+static __attribute__((noinline)) int free_block_pcp(struct page *page,
+						    unsigned int order)
+{
+	pcp_free(page, order);
+	return 0;
+}
+
+/* A good free of an order above the cached ones. */
 static __attribute__((noinline)) int free_block_zone(struct page *page,
 						     unsigned int order)
 {
@@ -378,28 +387,13 @@ static __attribute__((noinline)) int free_block_zone(struct page *page,
 static inline __attribute__((always_inline)) int
 free_block(struct page *page, unsigned int order)
 {
-	struct per_cpu_pages *pcp;
-	struct pcp_block *block;
-	int count;
-
 	if (unlikely(order > MAX_PAGE_ORDER ||
 		     pg_state(page) != (PG_ALLOC | order)))
 		return check_free(__page_to_pfn(page), page, order);
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return free_block_zone(page, order);
-	pcp = this_cpu_ptr(&pcp_pages);
-	if (unlikely(!spin_trylock(&pcp->lock)))
-		return free_block_zone(page, order);
-	block = __page_address(page);
-	block->next = pcp->lists[order];
-	block->page = page;
-	pcp->lists[order] = block;
-	set_pg_state(page, PG_PCP | order);
-	count = pcp->count + (1 << order);
-	WRITE_ONCE(pcp->count, count);
-	if (unlikely(count > pcp->high))
-		pcp_free_high(pcp, order);
-	spin_unlock(&pcp->lock);
+	if (unlikely(!pcp_give(this_cpu_ptr(&pcp_pages), page, order)))
+		return free_block_pcp(page, order);
 	return 0;
 }
 

@@ -5,9 +5,9 @@
  * It trusts nothing it reads: a free-list node is only followed after its
  * address has been found to be the first page of a free block of the
  * list's order, so a corrupt list ends the walk instead of crashing it.
- * It holds every online CPU's list lock and the zone lock while it walks,
- * so it may run while other CPUs allocate: they wait, or use the buddy
- * lists, which wait for the zone lock.
+ * It stops every other online CPU (smp_stop_others(): each waits at its
+ * next poll point, or is held away) and holds the zone lock while it
+ * walks, so it may run while other CPUs allocate: they wait meanwhile.
  */
 #include <stdarg.h>
 #include <arch/memory.h>
@@ -248,50 +248,47 @@ static void check_list(struct census *c, unsigned int order)
 }
 
 /*
- * Each online CPU's lists: every entry a cached head of the list's order
- * whose node names it, the lengths adding up to the CPU's count, and all
- * lists together holding exactly the cached heads the map has.
+ * Each online CPU's lists (the CPUs are stopped): every entry a cached
+ * head of the list's order, the lengths within the limits, and all lists
+ * together holding exactly the cached heads the map has.
  */
-static void check_pcp_lists(struct census *c, const unsigned long *locked)
+static void check_pcp_lists(struct census *c, const cpumask_t *stopped)
 {
 	unsigned long listed[NR_PCP_ORDERS] = { 0 };
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		const struct per_cpu_pages *pcp;
-		unsigned long pages = 0;
 
-		if (!(locked[cpu / 64] & (1UL << (cpu % 64))))
+		if (!cpumask_test_cpu(cpu, stopped))
 			continue;
 		pcp = per_cpu_ptr(&pcp_pages, cpu);
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-			unsigned long n = 0;
+			unsigned int n = pcp->nr[o];
 
-			for (const struct pcp_block *b = pcp->lists[o]; b;
-			     b = b->next) {
-				const struct page *page = virt_to_page(b);
+			if (n > PCP_LIST_SLOTS ||
+			    (pcp->batch && n > pcp->limit[o])) {
+				problem(c, "CPU %u list of order %u holds %u "
+					"blocks, its limit is %u", cpu, o, n,
+					pcp->limit[o]);
+				n = MIN(n, (unsigned int)PCP_LIST_SLOTS);
+			}
+			for (unsigned int i = 0; i < n; i++) {
+				const struct page *page = pcp->lists[o][i];
 
-				if (!page || page_address(page) != b ||
-				    b->page != page ||
+				if ((uintptr_t)page - (uintptr_t)page_allocator.map >=
+				    nr_map_pages() ||
 				    pg_state(page) != (PG_PCP | o)) {
 					problem(c, "CPU %u list of order %u: entry "
-						"%lu at %p is not a cached block "
-						"of that order", cpu, o, n,
-						(const void *)b);
-					break;
-				}
-				if (++n > nr_map_pages()) {
-					problem(c, "CPU %u list of order %u loops",
-						cpu, o);
+						"%u (%p) is not a cached block "
+						"of that order", cpu, o, i,
+						(const void *)page);
 					break;
 				}
 			}
 			listed[o] += n;
-			pages += n << o;
 		}
-		if (pages != (unsigned long)pcp->count)
-			problem(c, "CPU %u lists hold %lu pages, its count says "
-				"%d", cpu, pages, pcp->count);
-		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0))
+		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0 ||
+				   pcp->high > PCP_LIST_SLOTS))
 			problem(c, "CPU %u: batch %d, high %d", cpu, pcp->batch,
 				pcp->high);
 	}
@@ -308,16 +305,24 @@ static void check_pcp_lists(struct census *c, const unsigned long *locked)
 int page_alloc_check(void)
 {
 	const struct page_allocator *pa = &page_allocator;
-	unsigned long locked[PCP_CPU_WORDS];
 	struct census c = { 0 };
+	unsigned int missed;
+	cpumask_t stopped;
 
-	pcp_lock_all(locked);
+	/* Every other CPU still (at a poll point or away): their lists at rest. */
+	missed = smp_stop_others(&stopped);
+	if (missed) {
+		smp_resume_others();
+		pr_err("page_alloc_check: %u CPU%s did not stop: nothing "
+		       "checked\n", missed, missed > 1 ? "s" : "");
+		return (int)missed;
+	}
 	zone_lock();
 	check_map(&c);
 	check_runs(&c);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		check_list(&c, o);
-	check_pcp_lists(&c, locked);
+	check_pcp_lists(&c, &stopped);
 	if (c.free_pages != nr_free_pages())
 		problem(&c, "%lu pages in free blocks, nr_free_pages() says %lu",
 			c.free_pages, nr_free_pages());
@@ -325,7 +330,7 @@ int page_alloc_check(void)
 		problem(&c, "%lu free + %lu allocated pages, but %lu managed",
 			c.free_pages, c.alloc_pages, pa->nr_managed);
 	zone_unlock();
-	pcp_unlock_all(locked);
+	smp_resume_others();
 	if (c.problems > CHECK_REPORT_LIMIT)
 		pr_err("page_alloc_check: %u problems in all\n", c.problems);
 	return (int)c.problems;

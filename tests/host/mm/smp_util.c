@@ -164,7 +164,25 @@ unsigned long pcp_pages_elsewhere(void)
 
 	for_each_online_cpu(cpu)
 		if (cpu != me)
-			n += (unsigned long)READ_ONCE(per_cpu_ptr(&pcp_pages,
-								  cpu)->count);
+			for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+				n += (unsigned long)READ_ONCE(per_cpu_ptr(
+					&pcp_pages, cpu)->nr[o]) << o;
 	return n;
+}
+
+int smp_barrier_wait(pthread_barrier_t *b)
+{
+	int ret;
+
+	smp_cpu_away();
+	ret = pthread_barrier_wait(b);
+	smp_cpu_back();
+	return ret;
+}
+
+void smp_join(pthread_t t)
+{
+	smp_cpu_away();
+	pthread_join(t, NULL);
+	smp_cpu_back();
 }
