@@ -155,12 +155,23 @@ static struct page *pcp_pop(struct per_cpu_pages *pcp, unsigned int order)
 	return page;
 }
 
+/* Under the zone lock: whether a block of an order in [@lo, @hi) is free. */
+static bool free_below(unsigned int lo, unsigned int hi)
+{
+	for (unsigned int o = lo; o < hi; o++)
+		if (page_allocator.free_area[o].nr_free)
+			return true;
+	return false;
+}
+
 /*
  * Refill the empty list of @order with a batch, under one zone-lock
- * acquisition, and take one block of it. The batch is one aligned block of
- * batch pages split here (its struct pages: one cache line of the map at
- * most, and this CPU's alone); when the buddy lists have no block that
- * large, blocks of @order one by one.
+ * acquisition, and take one block of it. Smaller free blocks go first, as
+ * in Linux (splitting a large block while small ones lie free fragments
+ * memory): blocks of @order one by one while there are free blocks
+ * smaller than a batch. Otherwise the batch is one aligned block of batch
+ * pages split here, whose struct pages (one cache line of the map at
+ * most) are this CPU's alone.
  */
 static struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 {
@@ -174,7 +185,7 @@ static struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 	if (big > MAX_PAGE_ORDER)
 		big = MAX_PAGE_ORDER;
 	zone_lock();
-	first = big > order ? __rmqueue(big) : NULL;
+	first = big > order && !free_below(order, big) ? __rmqueue(big) : NULL;
 	if (first) {
 		/* Allocated before the zone lock goes: no merge may see it free. */
 		set_pg_state(first, PG_ALLOC | order);
