@@ -55,7 +55,7 @@ QEMU_CMD	= $(check_boot)$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 
 BBTEST		:= tests/runner/bbtest
 
-.PHONY: run debug print-qemu print-boots
+.PHONY: run debug print-qemu print-boots print-boards
 
 ## run: build, boot headless, show the console; exit status is the verdict
 run: export BBTEST_QEMU_CMD = $(QEMU_CMD)
@@ -63,7 +63,8 @@ run:
 	$(Q)$(ENSURE_PACKAGES) $(RUN_PACKAGES)
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --timeout $(TIMEOUT) \
-		--expect-cpus $(EXPECT_CPUS)
+		--expect-cpus $(EXPECT_CPUS) \
+		$(if $(filter none,$(BOARD_EXIT_DEVICE)),--no-exit-device)
 
 ## debug: boot paused with a gdb stub; prints the gdb-multiarch command
 debug: export BBTEST_QEMU_CMD = $(QEMU_CMD)
@@ -74,6 +75,11 @@ debug:
 		--elf $(KERNEL_ELF) --gdb-arch $(GDB_ARCH)
 
 # The boot paths of this ARCH (check-runner boots a fault image on each).
+## print-boards: the boards (BOARD=) of this ARCH
+print-boards:
+	$(info $(BOARDS))
+	@:
+
 ## print-boots: the boot paths (BOOT=) of this ARCH
 print-boots:
 	$(info $(BOOTS))
@@ -85,6 +91,7 @@ print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))
 	$(info EXPECT_CPUS=$(EXPECT_CPUS))
+	$(info EXIT_DEVICE=$(BOARD_EXIT_DEVICE))
 	$(info KERNEL_ELF=$(KERNEL_ELF))
 	$(info BUILD_DIR=$(BUILD_DIR))
 	@:

@@ -15,7 +15,12 @@
 #include "page_pcp.h"
 
 /* Each CPU's, touched as page_pcp.h says. Zeroed areas are empty sets. */
-DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages);
+DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
+
+/* Every populated zone, by zone id. */
+#define for_each_pcp_zone(zone, id)					\
+	for ((id) = 0; (id) < MAX_ZONE_IDS; (id)++)			\
+		if (((zone) = page_allocator.zone_table[(id)]) != NULL)
 
 int percpu_pagelist_high_fraction;
 
@@ -94,15 +99,15 @@ static void pcp_set_tunables(struct per_cpu_pages *pcp)
 		pcp->limit[o] = (unsigned int)high >> o;
 }
 
-/* Under the zone lock: give the blocks of @pcp's list of @order above
+/* Under @zone's lock: give the blocks of @pcp's list of @order above
  * @keep back to the buddy lists, the top (hottest) first. */
-static void __pcp_drain(struct per_cpu_pages *pcp, unsigned int order,
-			unsigned int keep)
+static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
+			unsigned int order, unsigned int keep)
 {
 	unsigned int n = pcp->nr[order];
 
 	while (n > keep)
-		__free_one_page(pcp->lists[order][--n], order);
+		__free_one_page(zone, pcp->lists[order][--n], order);
 	WRITE_ONCE(pcp->nr[order], n);
 }
 
@@ -115,33 +120,55 @@ static unsigned long pcp_pages_of(const struct per_cpu_pages *pcp)
 	return pages;
 }
 
+/* Cached pages of CPU @cpu, in every zone: a snapshot. */
+static unsigned long pcp_cpu_pages(unsigned int cpu)
+{
+	unsigned long pages = 0;
+	struct zone *zone;
+	unsigned int id;
+
+	for_each_pcp_zone(zone, id)
+		pages += pcp_pages_of(zone_pcp(zone, cpu));
+	return pages;
+}
+
 /* Request function (or the owner itself): empty CPU @cpu's lists. */
 static void pcp_drain_cpu(unsigned int cpu, void *arg)
 {
-	struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+	struct zone *zone;
+	unsigned int id;
 
 	(void)arg;
-	if (!pcp_pages_of(pcp))
-		return;
-	zone_lock();
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		__pcp_drain(pcp, o, 0);
-	zone_unlock();
+	for_each_pcp_zone(zone, id) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		if (!pcp_pages_of(pcp))
+			continue;
+		zone_lock(zone);
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			__pcp_drain(zone, pcp, o, 0);
+		zone_unlock(zone);
+	}
 }
 
 /* Request function: CPU @cpu takes the new tunables, draining above them. */
 static void pcp_retune_cpu(unsigned int cpu, void *arg)
 {
-	struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+	struct zone *zone;
+	unsigned int id;
 
 	(void)arg;
-	if (!pcp->batch)
-		return;			/* not set up: it will take them */
-	pcp_set_tunables(pcp);
-	zone_lock();
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		__pcp_drain(pcp, o, pcp->limit[o]);
-	zone_unlock();
+	for_each_pcp_zone(zone, id) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		if (!pcp->batch)
+			continue;	/* not set up: it will take them */
+		pcp_set_tunables(pcp);
+		zone_lock(zone);
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			__pcp_drain(zone, pcp, o, pcp->limit[o]);
+		zone_unlock(zone);
+	}
 }
 
 /* The top block of the list of @order, which is not empty. */
@@ -155,11 +182,12 @@ static struct page *pcp_pop(struct per_cpu_pages *pcp, unsigned int order)
 	return page;
 }
 
-/* Under the zone lock: whether a block of an order in [@lo, @hi) is free. */
-static bool free_below(unsigned int lo, unsigned int hi)
+/* Under @zone's lock: whether a block of an order in [@lo, @hi) is free. */
+static bool free_below(const struct zone *zone, unsigned int lo,
+		       unsigned int hi)
 {
 	for (unsigned int o = lo; o < hi; o++)
-		if (page_allocator.free_area[o].nr_free)
+		if (zone->free_area[o].nr_free)
 			return true;
 	return false;
 }
@@ -173,7 +201,8 @@ static bool free_below(unsigned int lo, unsigned int hi)
  * pages split here, whose struct pages (one cache line of the map at
  * most) are this CPU's alone.
  */
-static struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
+static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
+			       unsigned int order)
 {
 	unsigned int want = MAX((unsigned int)pcp->batch >> order, 1U);
 	unsigned int big, n = 0, got = 0;
@@ -184,8 +213,9 @@ static struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 	big = order + (unsigned int)__builtin_ctz(want);
 	if (big > MAX_PAGE_ORDER)
 		big = MAX_PAGE_ORDER;
-	zone_lock();
-	first = big > order && !free_below(order, big) ? __rmqueue(big) : NULL;
+	zone_lock(zone);
+	first = big > order && !free_below(zone, order, big) ?
+		__rmqueue(zone, big) : NULL;
 	if (first) {
 		/* Allocated before the zone lock goes: no merge may see it free. */
 		set_pg_state(first, PG_ALLOC | order);
@@ -196,11 +226,11 @@ static struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 			pcp->lists[order][n++] = page;
 		}
 	} else {
-		first = __rmqueue(order);
+		first = __rmqueue(zone, order);
 		if (first) {
 			set_pg_state(first, PG_ALLOC | order);
 			for (got = 1; got < want; got++) {
-				page = __rmqueue(order);
+				page = __rmqueue(zone, order);
 				if (!page)
 					break;
 				set_pg_state(page, PG_PCP | order);
@@ -208,14 +238,14 @@ static struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 			}
 		}
 	}
-	zone_unlock();
+	zone_unlock(zone);
 	WRITE_ONCE(pcp->nr[order], n);
 	return first;
 }
 
-struct page *pcp_alloc(unsigned int order)
+struct page *pcp_alloc(struct zone *zone, unsigned int order)
 {
-	struct per_cpu_pages *pcp = this_cpu_ptr(&pcp_pages);
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
 
 	if (smp_request_pending())
 		smp_request_poll();
@@ -223,12 +253,12 @@ struct page *pcp_alloc(unsigned int order)
 		pcp_set_tunables(pcp);
 	if (pcp->nr[order])
 		return pcp_pop(pcp, order);
-	return pcp_refill(pcp, order);
+	return pcp_refill(zone, pcp, order);
 }
 
-void pcp_free(struct page *page, unsigned int order)
+void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 {
-	struct per_cpu_pages *pcp = this_cpu_ptr(&pcp_pages);
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	unsigned int n;
 
 	if (smp_request_pending())
@@ -237,17 +267,17 @@ void pcp_free(struct page *page, unsigned int order)
 		pcp_set_tunables(pcp);
 	n = pcp->nr[order];
 	if (n >= pcp->limit[order]) {
-		zone_lock();
+		zone_lock(zone);
 		if (!pcp->limit[order]) {
 			/* Nothing cached at this order (zone_pcp_disable()). */
-			__free_one_page(page, order);
-			zone_unlock();
+			__free_one_page(zone, page, order);
+			zone_unlock(zone);
 			return;
 		}
 		/* At least one block, a batch's worth when the list has it. */
-		__pcp_drain(pcp, order, n - MIN(n, MAX((unsigned int)pcp->batch
-							>> order, 1U)));
-		zone_unlock();
+		__pcp_drain(zone, pcp, order, n - MIN(n, MAX((unsigned int)
+					pcp->batch >> order, 1U)));
+		zone_unlock(zone);
 		n = pcp->nr[order];
 	}
 	pcp->lists[order][n] = page;
@@ -262,7 +292,7 @@ static void pcp_cpus_with_pages(cpumask_t *cpus)
 
 	cpumask_clear(cpus);
 	for_each_online_cpu(cpu)
-		if (pcp_pages_of(per_cpu_ptr(&pcp_pages, cpu)))
+		if (pcp_cpu_pages(cpu))
 			cpumask_set_cpu(cpu, cpus);
 }
 
@@ -282,8 +312,7 @@ void drain_all_pages(void)
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (cpumask_test_cpu(cpu, &missed))
 			pr_warn("drain_all_pages: cpu %u keeps its %lu cached "
-				"pages\n", cpu,
-				pcp_pages_of(per_cpu_ptr(&pcp_pages, cpu)));
+				"pages\n", cpu, pcp_cpu_pages(cpu));
 }
 
 void drain_local_pages(void)
@@ -298,41 +327,50 @@ static void pcp_cpu_dead(unsigned int cpu)
 	pcp_drain_cpu(cpu, NULL);
 }
 
-unsigned long pcp_count_pages(void)
+unsigned long pcp_count_pages(const struct zone *only)
 {
 	unsigned long pages = 0;
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	for_each_online_cpu(cpu)
-		pages += pcp_pages_of(per_cpu_ptr(&pcp_pages, cpu));
+		for_each_pcp_zone(zone, id)
+			if (!only || zone == only)
+				pages += pcp_pages_of(zone_pcp(zone, cpu));
 	return pages;
 }
 
 unsigned long pcp_count_blocks(unsigned int order)
 {
 	unsigned long n = 0;
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	for_each_online_cpu(cpu)
-		n += READ_ONCE(per_cpu_ptr(&pcp_pages, cpu)->nr[order]);
+		for_each_pcp_zone(zone, id)
+			n += READ_ONCE(zone_pcp(zone, cpu)->nr[order]);
 	return n;
 }
 
 void show_pcp_lists(void)
 {
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	for_each_online_cpu(cpu) {
-		struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+		for_each_pcp_zone(zone, id) {
+			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-		if (!READ_ONCE(pcp->batch))
-			continue;
-		printk("CPU %u: hi: %d, btch: %d usd: %lu; blocks by order:",
-		       cpu, READ_ONCE(pcp->high), READ_ONCE(pcp->batch),
-		       pcp_pages_of(pcp));
-		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-			printk(" %u", READ_ONCE(pcp->nr[o]));
-		printk("\n");
+			if (!READ_ONCE(pcp->batch))
+				continue;
+			printk("CPU %u: Node %d, zone %8s: hi: %d, btch: %d "
+			       "usd: %lu; blocks by order:", cpu, zone->node,
+			       zone->name, READ_ONCE(pcp->high),
+			       READ_ONCE(pcp->batch), pcp_pages_of(pcp));
+			for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+				printk(" %u", READ_ONCE(pcp->nr[o]));
+			printk("\n");
+		}
 	}
 }
 
@@ -417,7 +455,7 @@ void pcp_reset_for_test(void)
 {
 	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		memset(per_cpu_ptr(&pcp_pages, cpu), 0, sizeof(struct per_cpu_pages));
+		memset(per_cpu_ptr(&pcp_pages[0], cpu), 0, sizeof(pcp_pages));
 	spin_lock(&tunables_lock);
 	pcp_disabled = false;
 	WRITE_ONCE(pcp_batch_value, 1);

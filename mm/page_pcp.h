@@ -24,7 +24,7 @@
  *
  * Per-CPU areas start zeroed, and a zeroed set is valid: empty lists, and
  * @limit 0 and @batch 0 meaning "not set up yet", which send the first
- * allocation and the first free to the slow path that sets it up. The set
+ * allocation and the first free to the slow path that sets it up. A set
  * is cache-line aligned, and per-CPU areas are whole cache lines, so no
  * two CPUs' sets share a line.
  */
@@ -38,8 +38,11 @@
 /* Orders 0..PAGE_ALLOC_COSTLY_ORDER are cached (or fewer, on a small top). */
 #define NR_PCP_ORDERS	(MIN(PAGE_ALLOC_COSTLY_ORDER, MAX_PAGE_ORDER) + 1)
 
-/* Blocks a list can hold: @high is at most this many pages. */
-#define PCP_LIST_SLOTS	512
+/*
+ * Blocks a list can hold: @high is at most this many pages. Each CPU has
+ * a set for every possible zone (below), so this stays small.
+ */
+#define PCP_LIST_SLOTS	64
 
 struct per_cpu_pages {
 	/* Blocks on each list: WRITE_ONCE, as other CPUs read them. */
@@ -51,7 +54,17 @@ struct per_cpu_pages {
 	struct page *lists[NR_PCP_ORDERS][PCP_LIST_SLOTS];
 } __aligned(64);
 
-DECLARE_PER_CPU(struct per_cpu_pages, pcp_pages);
+/*
+ * Each CPU has one set per zone (Linux's zone->per_cpu_pageset): a zone's
+ * per_cpu_pageset points at its element here, so this_cpu_ptr() of it is
+ * this CPU's set for that zone. A set only ever holds blocks of its zone.
+ */
+DECLARE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
+
+static inline struct per_cpu_pages *zone_pcp(struct zone *zone, unsigned int cpu)
+{
+	return per_cpu_ptr(zone->per_cpu_pageset, cpu);
+}
 
 /*
  * The fast paths (page_alloc.c): take the top block of this CPU's list of
@@ -87,17 +100,20 @@ pcp_give(struct per_cpu_pages *pcp, struct page *page, unsigned int order)
 }
 
 /*
- * The slow paths, on this CPU's set: pcp_alloc() returns a block of @order
- * taken from the list, refilled from the buddy lists if need be (NULL when
- * they have none); pcp_free() puts @page on the list, draining it first if
- * full, or gives it to the buddy lists when this CPU caches nothing.
+ * The slow paths, on this CPU's set of @zone: pcp_alloc() returns a block
+ * of @order taken from the list, refilled from the zone's buddy lists if
+ * need be (NULL when they have none); pcp_free() puts @page on the list,
+ * draining it first if full, or gives it to the buddy lists when this CPU
+ * caches nothing.
  */
-struct page *pcp_alloc(unsigned int order);
-void pcp_free(struct page *page, unsigned int order);
+struct page *pcp_alloc(struct zone *zone, unsigned int order);
+void pcp_free(struct zone *zone, struct page *page, unsigned int order);
 
-/* Cached pages, and cached blocks of @order, on every online CPU: a
- * snapshot, exact when the CPUs are still. */
-unsigned long pcp_count_pages(void);
+/*
+ * Cached pages of @zone (NULL: every zone), and cached blocks of @order,
+ * on every online CPU: a snapshot, exact when the CPUs are still.
+ */
+unsigned long pcp_count_pages(const struct zone *zone);
 unsigned long pcp_count_blocks(unsigned int order);
 
 #ifdef CONFIG_HOST

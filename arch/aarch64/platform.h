@@ -1,20 +1,16 @@
 /*
- * platform.h - the devices and memory of QEMU's aarch64 `virt` machine that
- * buddyboot relies on, in one place.
+ * platform.h - what aarch64 still takes from QEMU's `virt` machine rather
+ * than from the board's device tree: where RAM starts.
  *
- * Hard-coded for `-M virt`: a board port changes these lines. (A later step
- * may take the UART from the DTB's /chosen stdout-path instead.) Plain
+ * The console comes from the device tree (platform/console.c). Plain
  * numbers, no suffixes: assembly includes this file too.
  */
 #ifndef AARCH64_PLATFORM_H
 #define AARCH64_PLATFORM_H
 
-/* PL011 UART. */
-#define VIRT_UART0_BASE		0x09000000
-
 /*
  * Start of RAM. For an ELF -kernel QEMU enters with x0 = 0 and leaves the
- * DTB here, below the image (linker/aarch64.ld links at +2 MiB for that).
+ * DTB here, below the image (arch/aarch64/image.lds.h links at +2 MiB for that).
  */
 #define VIRT_RAM_BASE		0x40000000
 

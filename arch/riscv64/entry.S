@@ -11,7 +11,7 @@
  * One hart boots, whichever it is: OpenSBI starts only the hart that won
  * its own cold-boot lottery (not always hart 0 under -smp N) and keeps
  * the others stopped in its HSM until smp_init() starts them at
- * riscv_secondary_entry (smp_entry.S). Should a loader release several
+ * riscv_secondary_entry (secondary.S). Should a loader release several
  * harts here anyway, as some do for Linux, the first to swap the lottery
  * word boots, and the others wait in riscv_lottery_wait, touching only
  * .data, until smp_init() releases them into the same secondary entry
@@ -55,7 +55,7 @@ _start:
 	.2byte	0			/* to text_offset at 8: no .balign, */
 	.option	pop			/* which would leave relaxation nops */
 	.dword	0x200000		/* text_offset: 2 MiB into RAM */
-	/* image_size (_end - _start, BSS too): linker/riscv64.ld writes it. */
+	/* image_size (_end - _start, BSS too): linker/image.lds.S writes it. */
 
 	.section .text.head.tail, "ax"
 	.dword	0			/* flags: little endian */

@@ -5,7 +5,7 @@
  * descriptor with L=1 to run 64-bit code, a TSS to name the stacks of the
  * Interrupt Stack Table, and an IDT to reach the exception handlers.
  *
- * The GDT is used by head.S in 32-bit mode already (lgdt x86_gdt_descr,
+ * The GDT is used by entry.S in 32-bit mode already (lgdt x86_gdt_descr,
  * then the far jump to KERNEL_CS), so it is initialised data; the TSS
  * descriptors are filled in here, once their addresses are known to C.
  * Everything lives in .data, not BSS: x86_cpu_init() runs before
@@ -82,7 +82,7 @@ static struct idt_gate idt[X86_NR_EXCEPTIONS] __section(".data") __aligned(16);
 _Static_assert(KERNEL_TSS / 8 + 2 * NR_CPUS <= 8192,
 	       "the GDT holds 8192 descriptors: too many CPUs for a TSS each");
 
-/* The double-fault handler's stack, reserved by linker/x86_64.ld. */
+/* The double-fault handler's stack, reserved by arch/x86_64/image.lds.S. */
 extern char __double_fault_stack_top[];
 
 /* CPU @cpu's TSS: its double-fault stack; its descriptor; ltr. */

@@ -163,10 +163,12 @@ unsigned long pcp_pages_elsewhere(void)
 	unsigned long n = 0;
 
 	for_each_online_cpu(cpu)
-		if (cpu != me)
-			for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-				n += (unsigned long)READ_ONCE(per_cpu_ptr(
-					&pcp_pages, cpu)->nr[o]) << o;
+		for (unsigned int id = 0; id < MAX_ZONE_IDS; id++)
+			if (cpu != me && page_allocator.zone_table[id])
+				for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+					n += (unsigned long)READ_ONCE(zone_pcp(
+						page_allocator.zone_table[id],
+						cpu)->nr[o]) << o;
 	return n;
 }
 
