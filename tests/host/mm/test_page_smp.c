@@ -561,11 +561,10 @@ static bool checker_sees_pcp(void)
 	EXPECT(n && pcp->lists[0][n - 1] == p, "p on top");
 	EXPECT_SOUND();
 
-	pcp->nr[0]++;				/* an entry too many */
-	pcp->lists[0][pcp->nr[0] - 1] = p;
+	pcp->nr[0]--;				/* a cached head unlisted */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("cached heads"), "count");
-	pcp->nr[0]--;
+	pcp->nr[0]++;
 	p->state = PG_FREE | 0;			/* listed, but not cached */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
