@@ -648,6 +648,16 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 		s = slab_take_shared(cache);
 		if (!s)
 			s = slab_new(cache, gfp);
+		/*
+		 * The page allocator is exhausted: give back every empty slab
+		 * this CPU and the caches hold (spares, this CPU's own), then
+		 * try once more. Other CPUs' empty slabs stay theirs.
+		 */
+		if (!s && kmem_cache_shrink_all() > 0) {
+			s = slab_take_shared(cache);
+			if (!s)
+				s = slab_new(cache, gfp);
+		}
 		if (!s) {
 			if (!(gfp & __GFP_NOWARN))
 				pr_warn("slab: cache %s: no memory for a slab "
