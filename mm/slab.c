@@ -4,12 +4,14 @@
  * the page allocator. The design and its invariants: slab_state.h and
  * docs/allocator.md ("Small objects").
  *
- * Fast paths. Allocation takes the first set bit of the current slab's
- * map[] word at its cursor; a free by the slab's owner sets the bit
- * again. Neither takes a lock or an atomic read-modify-write: only the
- * owner writes map[]. A free on any other CPU sets the object's bit in
- * rmap[] with an atomic OR and counts itself in the slab's state word;
- * the owner takes rmap[] back when its map[] runs dry.
+ * Fast paths. Allocation takes the lowest set bit of this CPU's cursor
+ * word (a free word of its current slab); a free into any slab this CPU
+ * owns (its current one, or one on its partial list) sets the bit again.
+ * Neither takes a lock or an atomic read-modify-write: only the owner
+ * writes its free words. A free on any other CPU sets the object's bit
+ * in the slab's remote word with an atomic OR and counts itself in the
+ * slab's state word; the owner takes the remote words back in a batch
+ * when its free words run dry.
  *
  * The state word (slab->sc) packs the slab's state, the number of remote
  * frees ever made (R) and, while the slab has no owner, the value R will
@@ -410,7 +412,7 @@ void slab_deactivate(struct kmem_cache *cache, struct slab *s)
 		slab_publish(cache, s);
 }
 
-/* Any rmap[] bit set? */
+/* Any remote bit set? */
 static bool slab_remote_pending(struct slab *s)
 {
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
@@ -421,7 +423,7 @@ static bool slab_remote_pending(struct slab *s)
 
 /*
  * The owner found no free object in @s: let it go (SLAB_FULL). A remote
- * free that lands before the state changes is seen in rmap[] below (its
+ * free that lands before the state changes is seen in its remote word (its
  * bit is set before it counts itself), and the owner keeps the slab;
  * one that lands after sees SLAB_FULL and lists the slab itself.
  */
