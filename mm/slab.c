@@ -884,6 +884,7 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 }
 
 static void slab_cpu_dead(unsigned int cpu);
+static void kmalloc_class_init(void);
 
 void kmem_cache_init(void)
 {
@@ -894,6 +895,7 @@ void kmem_cache_init(void)
 		slab_list_init(&slab_caches);
 		/* First: the table's unit is the least slab order. */
 		slab_tab_init();
+		kmalloc_class_init();
 		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
 			struct kmem_cache *cache = &kmalloc_caches[i];
 			char name[32];
@@ -1186,9 +1188,23 @@ static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 	return kmalloc_large(size, gfp);
 }
 
-static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
+/*
+ * The class of each size, by 8-byte steps: kmalloc_class[(size - 1) / 8]
+ * is the class of 1..KMALLOC_MAX_CACHE_SIZE bytes. Filled by
+ * kmem_cache_init() before any CPU has a slab: the fast path reads it only
+ * once its CPU's cursor is set, after that CPU's own call to it.
+ */
+static uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+
+static void kmalloc_class_init(void)
 {
-	return slab_alloc(&kmalloc_caches[idx], gfp);
+	for (size_t i = 0; i < ARRAY_SIZE(kmalloc_class); i++)
+		kmalloc_class[i] = (uint8_t)kmalloc_index((i + 1) * KMALLOC_MIN_SIZE);
+}
+
+static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
+{
+	return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
 }
 
 /*
@@ -1200,7 +1216,7 @@ static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
 void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
-		unsigned long idx = kmalloc_index(size);
+		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
 		struct slab_pcpu *pc;
 
 		if (likely(this_cpu_ptr_nocall(&slab_pcpu, &pc) &&
@@ -1218,7 +1234,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 				}
 			}
 		}
-		return kmalloc_slow((unsigned int)idx, gfp);
+		return kmalloc_slow(size, gfp);
 	}
 	return kmalloc_other(size, gfp);
 }
