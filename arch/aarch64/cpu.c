@@ -7,7 +7,9 @@
 #include <arch/memory.h>
 #include <arch/poweroff.h>
 #include <boot/abi.h>
+#include <boot/cpus.h>
 #include <boot/efi.h>
+#include <boot/fdt.h>
 #include <lib/errno.h>
 #include "image.h"
 #include "psci.h"
@@ -100,6 +102,25 @@ static phys_addr_t dtb_below_image(void)
 }
 
 /*
+ * The PSCI conduit from the start, as the device tree's /psci names it:
+ * a firmware call before smp_init() (arch_firmware_version(), a power-off)
+ * must not guess. An smc where nothing sits at EL3 (the Raspberry Pi 3 is
+ * entered at EL2 with an EL3 that holds no firmware) never returns.
+ * Written before boot_main(): .data, not BSS (psci.h).
+ */
+static void set_psci_conduit(phys_addr_t dtb)
+{
+	const void *blob = phys_to_virt(dtb);
+	enum psci_conduit c;
+
+	if (__builtin_bswap32(*(const volatile uint32_t *)blob) != FDT_MAGIC)
+		return;
+	c = fdt_read_psci(blob, fdt_header_totalsize(blob));
+	aarch64_psci_conduit = c == PSCI_CONDUIT_NONE ? AARCH64_PSCI_ABSENT
+						      : (unsigned int)c;
+}
+
+/*
  * aarch64_boot - called by entry.S at EL1 on the boot stack once BSS is
  * clear. An ELF boot hands over x0 = 0: see dtb_below_image(). The EFI
  * entry (efi_stub.c) hands over the EFI boot information instead of a
@@ -113,6 +134,8 @@ void aarch64_boot(phys_addr_t dtb)
 			  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
 	if (!dtb)
 		dtb = dtb_below_image();
+	if (dtb)
+		set_psci_conduit(dtb);
 	boot_main(dtb ? BOOT_PROTO_FDT : BOOT_PROTO_NONE, dtb,
 		  read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK);
 }

@@ -10,7 +10,7 @@
 #define AARCH64_PLATFORM_H
 
 /* PL011 UART. */
-#define VIRT_UART0_BASE		0x09000000
+#define VIRT_UART0_BASE		0x3f201000
 
 /*
  * Start of RAM. For an ELF -kernel QEMU enters with x0 = 0 and leaves the
