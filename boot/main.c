@@ -9,27 +9,32 @@
  *     -> memblock_free_all(): the hand-off to the buddy allocator
  *     -> boot_cpus_init(), smp_init(): find the other CPUs, start them
  *        (their stacks and per-CPU areas come from the allocator)
- *     -> selftests, which print KTAP
+ *     -> boot_selftests(): the image's variant decides the verdict
  *     -> arch_poweroff() with the verdict
+ *
+ * The tests watch through one interface (boot/selftests.h): boot_observe()
+ * at fixed points and boot_selftests() at the end; nothing here knows
+ * which variant the image is.
  */
 #include <arch/console.h>
-#include <arch/cpu.h>
 #include <arch/entry.h>
 #include <arch/memory.h>
 #include <arch/mmu.h>
 #include <arch/poweroff.h>
 #include <boot/cpus.h>
 #include <boot/memory.h>
+#include <boot/selftests.h>
 #include <lib/printk.h>
 #include <mm/mm.h>
 #include <smp/smp.h>
-#include "../tests/selftest/boot_state.h"
-#include "../tests/selftest/selftest.h"
 
 extern char __bss_start[], __bss_end[];
 
 /* The CPU list: read once by the boot CPU, read-only after smp_init(). */
 static struct boot_cpus boot_cpus;
+
+/* What the boot learned, for boot_observe() and boot_selftests(). */
+static struct boot_facts facts = { .cpus = &boot_cpus };
 
 static bool bss_is_clear(void)
 {
@@ -55,7 +60,6 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 		     unsigned long boot_cpu)
 {
 	int err = boot_cpus_init(proto, info, boot_cpu, &boot_cpus);
-	uint64_t start;
 
 	if (err)
 		boot_refuse("the CPU list in the %s cannot be read (error %d)",
@@ -64,17 +68,11 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 	       "beyond NR_CPUS=%d\n", boot_cpus.nr, boot_cpu,
 	       boot_cpus.boot_cpu_found ? "" : ", not listed",
 	       boot_cpus.nr_unusable, boot_cpus.nr_over, NR_CPUS);
-	start = arch_counter();
+	boot_observe(BOOT_SMP_STARTING, &facts);
 	smp_init(&boot_cpus);
 	/* The per-CPU pagesets' batch and high for the CPUs now online. */
 	setup_per_cpu_pageset();
-	selftest_boot_state.counter_smp_online = arch_counter();
-	printk("smp: %u CPUs online, %llu counter ticks after boot_main()'s "
-	       "entry, %llu of them in smp_init()\n", num_online_cpus(),
-	       (unsigned long long)(selftest_boot_state.counter_smp_online -
-				    selftest_boot_state.counter_entry),
-	       (unsigned long long)(selftest_boot_state.counter_smp_online -
-				    start));
+	boot_observe(BOOT_SMP_ONLINE, &facts);
 }
 
 void boot_main(enum boot_protocol proto, phys_addr_t info,
@@ -84,7 +82,11 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	bool bss_clear = bss_is_clear();
 	unsigned long pages;
 
-	selftest_boot_state.counter_entry = arch_counter();
+	facts.bss_was_clear = bss_clear;
+	facts.proto = proto;
+	facts.info = info;
+	facts.boot_cpu = boot_cpu;
+	boot_observe(BOOT_ENTERED, &facts);
 	smp_prepare_boot_cpu(boot_cpu);
 
 	arch_console_init();
@@ -101,31 +103,16 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	/* All RAM is mapped now, so memblock may place grown arrays anywhere. */
 	memblock_allow_resize();
 	/* Checksums of what must survive, before any page is handed out. */
-	selftest_record_boot_state(proto, info);
+	boot_observe(BOOT_BEFORE_HANDOFF, &facts);
 	pages = memblock_free_all();
 	/* The reason was printed; an empty allocator tests nothing. */
 	if (!pages)
 		boot_refuse("no usable memory: nothing to hand to the buddy "
 			    "allocator");
-	selftest_boot_state.counter_allocator_ready = arch_counter();
+	boot_observe(BOOT_ALLOCATOR_READY, &facts);
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();
 	boot_smp(proto, info, boot_cpu);
 
-	selftest_boot_facts.bss_was_clear = bss_clear;
-	selftest_boot_facts.proto = proto;
-	selftest_boot_facts.info = info;
-	selftest_boot_facts.boot_cpu = boot_cpu;
-	selftest_boot_facts.cpus = &boot_cpus;
-
-#ifdef CONFIG_SELFTEST_FAULT_early_poweroff
-	selftest_fault_early();
-#endif
-#ifdef CONFIG_BENCH
-	arch_poweroff(bench_run_all() ? POWEROFF_PASS : POWEROFF_FAIL);
-#endif
-	bool ok = selftest_run_all();
-
-	show_slabinfo();
-	arch_poweroff(ok ? POWEROFF_PASS : POWEROFF_FAIL);
+	arch_poweroff(boot_selftests(&facts) ? POWEROFF_PASS : POWEROFF_FAIL);
 }

@@ -8,7 +8,7 @@
 #=                                           every run must be identical
 #
 # Each target is built with BENCH=1 (build/<arch>-4K-bench/: the guest
-# measures instead of testing, tests/selftest/bench.c) and booted with
+# measures instead of testing, tests/selftest/variant/bench.c) and booted with
 # -icount shift=0,sleep=off, which makes the guest's counters count
 # instructions. tests/selftest/bench_qemu.py collects the "bench:" lines
 # into one markdown table, printed and written to build/bench-qemu/table.md;
@@ -21,7 +21,7 @@ BENCH_RUNS	?= 2
 BENCH_QEMU_DIR	:= $(BUILD_ROOT)/bench-qemu
 BENCH_ICOUNT	:= -icount shift=0,sleep=off
 
-KERNEL_CPPFLAGS	+= $(if $(BENCH),-DCONFIG_BENCH=1 -DCONFIG_DEBUG_SPINLOCK=0)
+KERNEL_CPPFLAGS	+= $(if $(BENCH),-DCONFIG_DEBUG_SPINLOCK=0)
 
 .PHONY: bench-qemu
 

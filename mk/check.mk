@@ -11,7 +11,8 @@
 #                  Python program (scripts/lint/lint.sh);
 #                - (mk/efi.mk) each target's EFI image has consistent
 #                  PE32+ headers (scripts/efi/check-images.sh);
-#                - every repository path a comment or a doc names exists
+#                - every repository path a comment or a doc names exists,
+#                  and product code includes no test code
 #                  (scripts/lint/check-paths.py).
 #
 # Each prints KTAP and is registered as a suite for the runner. The
@@ -42,6 +43,6 @@ check-mm-build:
 check-lint:
 	$(Q)scripts/lint/lint.sh
 
-## check-paths: every repository path named in a comment or doc exists
+## check-paths: every path named in a comment or doc exists; no test code in the product
 check-paths:
 	$(Q)scripts/lint/check-paths.py

@@ -87,6 +87,7 @@ $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-page-alloc$(v:asan%=%),$(v),tests/host/mm/test_page_alloc.c $(MACHINE)))\
   $(eval $(call host_test,test-page-refuse$(v:asan%=%),$(v),tests/host/mm/test_page_refuse.c $(MACHINE)))\
   $(eval $(call host_test,test-model$(v:asan%=%),$(v),tests/host/mm/test_model.c $(MACHINE)))\
+  $(eval $(call host_test,test-numa$(v:asan%=%),$(v),tests/host/mm/test_numa.c $(MACHINE)))\
   $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
 $(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
 $(eval $(call host_test,test-model-tsan,tsan,tests/host/mm/test_model.c $(MACHINE)))
@@ -106,7 +107,8 @@ FUZZ_CORPUS	:= $(HOST_DIR)/fuzz-corpus
 
 # $(call fuzz_target,name): tests/host/mm/fuzz_<name with _>.c
 define fuzz_target
-$(HOST_DIR)/tests/fuzz-$(1): $(HOST_DIR)/fuzz/tests/host/mm/fuzz_$(subst -,_,$(1)).o $(HOST_DIR)/fuzz/libmm.a
+$(HOST_DIR)/tests/fuzz-$(1): $(HOST_DIR)/fuzz/tests/host/mm/fuzz_$(subst -,_,$(1)).o \
+		$(patsubst %.c,$(HOST_DIR)/fuzz/%.o,$(MACHINE) $(HARNESS)) $(HOST_DIR)/fuzz/libmm.a
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  FUZZLD  $$@"
 	$(Q)$(FUZZ_CC) $(SAN_FLAGS) -fsanitize=fuzzer -o $$@ $$^
@@ -127,6 +129,8 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-page-refuse=$(HOST_DIR)/tests/test-page-refuse \
 		   host-page-refuse-order15=$(HOST_DIR)/tests/test-page-refuse-order15 \
 		   host-model=$(HOST_DIR)/tests/test-model \
+		   host-numa=$(HOST_DIR)/tests/test-numa \
+		   host-numa-order15=$(HOST_DIR)/tests/test-numa-order15 \
 		   host-model-order15=$(HOST_DIR)/tests/test-model-order15 \
 		   host-page-smp=$(HOST_DIR)/tests/test-page-smp \
 		   host-page-smp-order15=$(HOST_DIR)/tests/test-page-smp-order15 \

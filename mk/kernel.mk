@@ -1,8 +1,19 @@
 # kernel.mk - building the bare-metal image for one configuration.
 #
 # The arch's arch.mk has set CROSS_COMPILE, ARCH_CFLAGS, ARCH_LDFLAGS and
-# ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and in-QEMU
-# selftests on every target.
+# ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and smp/
+# on every target.
+#
+# Every image is a test image (`make run` shows the selftests): the product
+# sources above plus the test harness (lib/selftest/), the cases
+# (tests/selftest/*.c, and tests/selftest/arch/<arch>/ for one target's) and
+# one variant of the boot flow's hook boot_selftests() (boot/selftests.h):
+#   default          tests/selftest/variant/selftests.c
+#   FAULT=<kind>     tests/selftest/fault/<kind>.c as one more case, or, for
+#                    a kind that replaces the verdict,
+#                    tests/selftest/variant/<kind>.c
+#   BENCH=1          tests/selftest/variant/bench.c
+# The product sources include nothing from tests/ (make check-paths).
 
 #= CROSS_COMPILE=<prefix>  the kernel's cross toolchain (default per target:
 #=                riscv64-linux-gnu-, aarch64-linux-gnu-, none on x86_64 hosts)
@@ -11,8 +22,11 @@ OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump
 NM		:= $(CROSS_COMPILE)nm
 
-COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c tests/selftest/*.c))
-KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS)
+COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c))
+FAULT_FILE	:= $(subst -,_,$(FAULT))
+SELFTEST_VARIANT := $(if $(BENCH),bench,$(if $(wildcard tests/selftest/variant/$(FAULT_FILE).c),$(FAULT_FILE),selftests))
+SELFTEST_SRCS	:= $(sort $(wildcard lib/selftest/*.c tests/selftest/*.c 		     tests/selftest/arch/$(ARCH)/*.c 		     tests/selftest/arch/$(ARCH)/*.S)) 		   tests/selftest/variant/$(SELFTEST_VARIANT).c 		   $(if $(FAULT),$(wildcard tests/selftest/fault/$(FAULT_FILE).c))
+KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS) $(SELFTEST_SRCS)
 KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
 LINKER_SCRIPT	:= linker/$(ARCH).ld
 
@@ -27,8 +41,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
-		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
-		   $(if $(FAULT),-DCONFIG_SELFTEST_FAULT_$(subst -,_,$(FAULT))=1)
+		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1)
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
 		   -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \

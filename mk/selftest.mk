@@ -69,7 +69,7 @@ print-refusal-dtbs:
 	$(foreach r,$(SELFTEST_REFUSALS),$(info $(r) $(call SELFTEST_REFUSE_DTB,$(r))))
 	@:
 
-# The aarch64 spin-table line (arch/aarch64/selftest_smp.c:
+# The aarch64 spin-table line (tests/selftest/arch/aarch64/selftest_smp.c:
 # aarch64_spin_table_start): QEMU's virt device tree for 2 CPUs at EL2,
 # booted on a machine with 3, so that one CPU is there, off, and listed
 # nowhere; the selftest starts it as spin-table firmware would. /chosen

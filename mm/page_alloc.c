@@ -9,14 +9,19 @@
  * the same order, up to MAX_PAGE_ORDER and no further. Every step touches a
  * constant number of struct page bytes per order: see page_state.h.
  *
- * The buddy lists are under the zone lock (page_state.h). Orders up to
+ * Each zone of each node (<mm/mmzone.h>) has its own buddy lists under
+ * its own zone lock. An allocation walks the zonelist of its node (the
+ * calling CPU's for alloc_pages()): its own zones, ZONE_NORMAL before
+ * ZONE_DMA32, then the other nodes' by distance; GFP_DMA32 skips every
+ * ZONE_NORMAL, __GFP_THISNODE stops at the first other node. A free finds
+ * its zone from the page's chunk (page_state.h). Orders up to
  * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's list of cached
- * blocks (page_pcp.h) under this CPU's list lock only, taken with a
- * trylock: the common allocation pops a block, the common free passes one
- * test and pushes it. Refill, drain, splitting, deferred runs and the
- * reasons for a refusal are out of line. An allocation the buddy lists
- * cannot serve drains every CPU's cached blocks and tries once more, so
- * that no page is lost to a cache.
+ * blocks for the zone (page_pcp.h) under that list's lock only, taken
+ * with a trylock: the common allocation pops a block, the common free
+ * passes one test and pushes it. Refill, drain, splitting, deferred runs
+ * and the reasons for a refusal are out of line. An allocation no zone
+ * can serve drains every CPU's cached blocks and tries once more, so that
+ * no page is lost to a cache.
  */
 #include <stdarg.h>
 #include <arch/memory.h>
@@ -26,16 +31,23 @@
 #include "page_pcp.h"
 #include "page_state.h"
 
-struct page_allocator page_allocator = { .lock = __SPIN_LOCK_UNLOCKED };
+struct page_allocator page_allocator;
+struct pglist_data *node_data[MAX_NUMNODES];
+const char *const zone_names[MAX_NR_ZONES] = { "DMA32", "Normal" };
 
-void __page_allocator_init_lists(void)
+void zone_init_lists(struct zone *zone)
 {
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
-		struct free_area *area = &page_allocator.free_area[o];
+		struct free_area *area = &zone->free_area[o];
 
 		area->list.next = area->list.prev = &area->list;
 		WRITE_ONCE(area->nr_free, 0);
 	}
+}
+
+int numa_node_id(void)
+{
+	return cpu_to_node(smp_processor_id());
 }
 
 static inline uintptr_t node_check(const struct free_block *node,
@@ -45,10 +57,10 @@ static inline uintptr_t node_check(const struct free_block *node,
 }
 
 /* Link the free block @page, whose first bytes are @node, to its list. */
-static inline void __free_area_add(unsigned int order, struct page *page,
-				   struct free_block *node)
+static inline void __free_area_add(struct zone *zone, unsigned int order,
+				   struct page *page, struct free_block *node)
 {
-	struct free_area *area = &page_allocator.free_area[order];
+	struct free_area *area = &zone->free_area[order];
 
 	node->next = area->list.next;
 	node->prev = &area->list;
@@ -59,7 +71,8 @@ static inline void __free_area_add(unsigned int order, struct page *page,
 	WRITE_ONCE(area->nr_free, area->nr_free + 1);
 }
 
-static inline void __free_area_del(unsigned int order, struct free_block *node)
+static inline void __free_area_del(struct zone *zone, unsigned int order,
+				   struct free_block *node)
 {
 	/* A broken node means something wrote to free memory. */
 	if (unlikely(node->check != node_check(node, node->page) ||
@@ -69,27 +82,27 @@ static inline void __free_area_del(unsigned int order, struct free_block *node)
 	node->prev->next = node->next;
 	node->next->prev = node->prev;
 	node->check = 0;
-	WRITE_ONCE(page_allocator.free_area[order].nr_free,
-		   page_allocator.free_area[order].nr_free - 1);
+	WRITE_ONCE(zone->free_area[order].nr_free,
+		   zone->free_area[order].nr_free - 1);
 }
 
-void free_area_add(unsigned int order, struct page *page)
+void free_area_add(struct zone *zone, unsigned int order, struct page *page)
 {
-	__free_area_add(order, page, __page_address(page));
+	__free_area_add(zone, order, page, __page_address(page));
 }
 
-void free_area_del(unsigned int order, struct page *page)
+void free_area_del(struct zone *zone, unsigned int order, struct page *page)
 {
-	__free_area_del(order, __page_address(page));
+	__free_area_del(zone, order, __page_address(page));
 }
 
 /*
  * Take a free block of @order with no list node: the highest block of the
  * last deferred run, when @order is the top order and its list is empty.
  */
-static __attribute__((noinline)) struct page *deferred_take(unsigned int order)
+static __attribute__((noinline)) struct page *
+deferred_take(struct zone *pa, unsigned int order)
 {
-	struct page_allocator *pa = &page_allocator;
 	struct deferred_run *run;
 	unsigned long pfn;
 
@@ -115,9 +128,9 @@ refuse_order(gfp_t gfp, unsigned int order)
 }
 
 /* Take a block by splitting a larger one, or from a deferred run. */
-static __attribute__((noinline)) struct page *rmqueue_split(unsigned int order)
+static __attribute__((noinline)) struct page *
+rmqueue_split(struct zone *pa, unsigned int order)
 {
-	struct page_allocator *pa = &page_allocator;
 	struct free_block *node;
 	struct page *page;
 	unsigned int o;
@@ -130,92 +143,193 @@ static __attribute__((noinline)) struct page *rmqueue_split(unsigned int order)
 	node = pa->free_area[o].list.next;
 	if (node != &pa->free_area[o].list) {
 		page = node->page;
-		__free_area_del(o, node);
+		__free_area_del(pa, o, node);
 		addr = (char *)node;
 	} else {
-		page = deferred_take(o);
+		page = deferred_take(pa, o);
 		addr = __page_address(page);
 	}
 	/* Split: the upper half of each order goes back on its list. */
 	while (o > order) {
 		o--;
 		set_pg_state(&page[1UL << o], PG_FREE | o);
-		__free_area_add(o, &page[1UL << o],
+		__free_area_add(pa, o, &page[1UL << o],
 				(struct free_block *)(addr + (PAGE_SIZE << o)));
 	}
 	return page;
 }
 
-struct page *__rmqueue(unsigned int order)
+struct page *__rmqueue(struct zone *zone, unsigned int order)
 {
-	struct free_area *area = &page_allocator.free_area[order];
+	struct free_area *area = &zone->free_area[order];
 	struct free_block *node = area->list.next;
 	struct page *page;
 
 	/* The common case: a free block of exactly this order is listed. */
 	if (unlikely(node == &area->list))
-		return rmqueue_split(order);
+		return rmqueue_split(zone, order);
 	page = node->page;
-	__free_area_del(order, node);
+	__free_area_del(zone, order, node);
 	return page;
+}
+
+void zone_undefer_run(struct zone *zone, unsigned long k)
+{
+	struct deferred_run run = zone->deferred[k];
+	struct free_area *area = &zone->free_area[MAX_PAGE_ORDER];
+	unsigned long nr_free = area->nr_free;
+
+	for (unsigned long i = 0; i < run.nr; i++)
+		free_area_add(zone, MAX_PAGE_ORDER,
+			      __pfn_to_page(run.pfn + (i << MAX_PAGE_ORDER)));
+	/* They were counted already, as deferred blocks. */
+	WRITE_ONCE(area->nr_free, nr_free);
+	zone->nr_deferred -= run.nr;
+	memmove(&zone->deferred[k], &zone->deferred[k + 1],
+		(zone->nr_runs - k - 1) * sizeof(run));
+	zone->nr_runs--;
 }
 
 /*
- * From the buddy lists, under the zone lock: orders above the cached ones,
+ * One zone's buddy lists, under its lock: orders above the cached ones,
  * and any order when this CPU's list lock was busy or its refill found
- * nothing. When nothing is free, the blocks cached on every CPU go back to
- * the buddy lists (where they may merge) and the lists are tried again.
+ * nothing.
  */
 static __attribute__((noinline)) struct page *
-alloc_pages_zone(gfp_t gfp, unsigned int order)
+rmqueue_buddy(struct zone *zone, unsigned int order)
 {
 	struct page *page;
 
-	if (unlikely(order > MAX_PAGE_ORDER))
-		return refuse_order(gfp, order);
-	for (int pass = 0; pass < 2; pass++) {
-		zone_lock();
-		page = __rmqueue(order);
-		if (page)
-			set_pg_state(page, PG_ALLOC | order);
-		zone_unlock();
-		if (page || pass || !pcp_count_pages())
-			break;
-		drain_all_pages();
-	}
-	if (page && (gfp & __GFP_ZERO))
-		memset(__page_address(page), 0, PAGE_SIZE << order);
+	zone_lock(zone);
+	page = __rmqueue(zone, order);
+	if (page)
+		set_pg_state(page, PG_ALLOC | order);
+	zone_unlock(zone);
 	return page;
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* A block of @order from @zone: this CPU's cached blocks first. */
+static inline __attribute__((always_inline)) struct page *
+rmqueue(struct zone *zone, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct pcp_block *block;
 	struct page *page;
 
 	if (unlikely(order >= NR_PCP_ORDERS))
-		return alloc_pages_zone(gfp, order);
-	pcp = this_cpu_ptr(&pcp_pages);
+		return rmqueue_buddy(zone, order);
+	pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	if (unlikely(!spin_trylock(&pcp->lock)))
-		return alloc_pages_zone(gfp, order);
+		return rmqueue_buddy(zone, order);
 	block = pcp->lists[order];
 	if (likely(block)) {
 		pcp->lists[order] = block->next;
 		WRITE_ONCE(pcp->count, pcp->count - (1 << order));
 		page = block->page;
 	} else {
-		page = pcp_refill(pcp, order);
+		page = pcp_refill(zone, pcp, order);
 		if (unlikely(!page)) {
 			spin_unlock(&pcp->lock);
-			return alloc_pages_zone(gfp, order);
+			return rmqueue_buddy(zone, order);
 		}
 	}
 	set_pg_state(page, PG_ALLOC | order);
 	spin_unlock(&pcp->lock);
-	if (unlikely(gfp & __GFP_ZERO))
+	return page;
+}
+
+/* Whether @gfp may take blocks of @zone: GFP_DMA32 only below 4 GiB. */
+static inline bool zone_allowed(const struct zone *zone, gfp_t gfp)
+{
+	return !(gfp & __GFP_DMA32) || zone->zone_idx == ZONE_DMA32;
+}
+
+/*
+ * Walk @pgdat's zonelist: the first zone that @gfp allows and that gives
+ * a block. __GFP_THISNODE stops at the first zone of another node.
+ */
+static struct page *get_page_from_freelist(const struct pglist_data *pgdat,
+					   gfp_t gfp, unsigned int order)
+{
+	struct zone *const *z = pgdat->node_zonelist.zones;
+	struct page *page;
+
+	for (; *z; z++) {
+		if (unlikely(gfp & (__GFP_DMA32 | __GFP_THISNODE))) {
+			if ((gfp & __GFP_THISNODE) &&
+			    (*z)->node != pgdat->node_id)
+				break;
+			if (!zone_allowed(*z, gfp))
+				continue;
+		}
+		page = rmqueue(*z, order);
+		if (page)
+			return page;
+	}
+	return NULL;
+}
+
+static __attribute__((noinline, cold)) struct page *
+refuse_node(gfp_t gfp, int nid)
+{
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn("alloc_pages_node: node %d has no memory map (not "
+			"online, or out of range): refused\n", nid);
+	return NULL;
+}
+
+/* The pg_data_t an allocation for @nid starts at, or NULL. */
+static inline struct pglist_data *start_node(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+
+	/* A CPU in a node without a pg_data_t: where node-less memory is. */
+	return pgdat ? pgdat : NODE_DATA(page_allocator.default_nid);
+}
+
+/*
+ * The allocation itself. When no zone has a block, the blocks cached on
+ * every CPU go back to the buddy lists (where they may merge) and the
+ * zonelist is walked again.
+ */
+static inline __attribute__((always_inline)) struct page *
+__alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
+{
+	struct page *page;
+
+	if (unlikely(order > MAX_PAGE_ORDER))
+		return refuse_order(gfp, order);
+	if (unlikely(!pgdat))
+		return NULL;
+	page = get_page_from_freelist(pgdat, gfp, order);
+	if (unlikely(!page) && pcp_count_pages(NULL)) {
+		drain_all_pages();
+		page = get_page_from_freelist(pgdat, gfp, order);
+	}
+	if (unlikely(page && (gfp & __GFP_ZERO)))
 		memset(__page_address(page), 0, PAGE_SIZE << order);
 	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	return __alloc_pages(gfp, order, start_node(numa_node_id()));
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	struct pglist_data *pgdat;
+
+	if (nid == NUMA_NO_NODE)
+		return alloc_pages(gfp, order);
+	pgdat = NODE_DATA(nid);
+	if (unlikely(!pgdat)) {
+		/* Before the hand-off no node has one: fail quietly then. */
+		if (!page_allocator.nr_managed)
+			return NULL;
+		return refuse_node(gfp, nid);
+	}
+	return __alloc_pages(gfp, order, pgdat);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -246,27 +360,32 @@ const char *free_refusal_name(int err)
 	}
 }
 
+void refusal_detail(const char *detail, va_list ap)
+{
+	if (detail) {
+		printk(" (");
+		vprintk(detail, ap);
+		printk(")");
+	}
+	printk("\n");
+}
+
 /* Report a refused free, with an optional detail in parentheses. */
-static int __printf(4, 5) refuse(unsigned long pfn, unsigned int order,
-				 int why, const char *detail, ...)
+int refuse_free(unsigned long pfn, unsigned int order, int why,
+		const char *detail, ...)
 {
 	va_list ap;
 
 	pr_err("refused free of pfn %#lx order %u: %s", pfn, order,
 	       free_refusal_name(why));
-	if (detail) {
-		printk(" (");
-		va_start(ap, detail);
-		vprintk(detail, ap);
-		va_end(ap);
-		printk(")");
-	}
-	printk("\n");
+	va_start(ap, detail);
+	refusal_detail(detail, ap);
+	va_end(ap);
 	return why;
 }
 
 /* The head of the block holding the TAIL page @idx, or NULL. */
-static struct page *enclosing_head(unsigned long idx)
+struct page *enclosing_head(unsigned long idx)
 {
 	struct page *map = page_allocator.map;
 
@@ -274,8 +393,8 @@ static struct page *enclosing_head(unsigned long idx)
 		struct page *head = &map[idx & ~((1UL << o) - 1)];
 		uint8_t s = pg_state(head);
 
-		if ((pg_is_free_head(s) || pg_is_head(s, PG_ALLOC)) &&
-		    pg_order(s) >= o)
+		if ((pg_is_free_head(s) || pg_is_head(s, PG_ALLOC) ||
+		     pg_is_head(s, PG_CONTIG)) && pg_order(s) >= o)
 			return head;
 	}
 	return NULL;
@@ -292,50 +411,58 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
 	struct page *head;
 
 	if (order > MAX_PAGE_ORDER)
-		return refuse(pfn, order, FREE_REFUSED_BAD_ORDER, NULL);
+		return refuse_free(pfn, order, FREE_REFUSED_BAD_ORDER, NULL);
 	if (pfn & ((1UL << order) - 1))
-		return refuse(pfn, order, FREE_REFUSED_MISALIGNED,
+		return refuse_free(pfn, order, FREE_REFUSED_MISALIGNED,
 			      "a block of this order starts at pfn %#lx",
 			      pfn & ~((1UL << order) - 1));
 	if (s == (PG_ALLOC | order))
 		return 0;
 	if (pg_is_head(s, PG_FREE))
-		return refuse(pfn, order, FREE_REFUSED_DOUBLE_FREE,
+		return refuse_free(pfn, order, FREE_REFUSED_DOUBLE_FREE,
 			      "free block of order %u", pg_order(s));
 	if (pg_is_head(s, PG_PCP))
-		return refuse(pfn, order, FREE_REFUSED_DOUBLE_FREE,
+		return refuse_free(pfn, order, FREE_REFUSED_DOUBLE_FREE,
 			      "free block of order %u, in a per-CPU list",
 			      pg_order(s));
 	if (pg_is_head(s, PG_ALLOC))
-		return refuse(pfn, order, FREE_REFUSED_WRONG_ORDER,
+		return refuse_free(pfn, order, FREE_REFUSED_WRONG_ORDER,
 			      "allocated at order %u", pg_order(s));
 	if (s == PG_RESERVED)
-		return refuse(pfn, order, FREE_REFUSED_RESERVED, NULL);
+		return refuse_free(pfn, order, FREE_REFUSED_RESERVED, NULL);
+	if (pg_is_head(s, PG_CONTIG))
+		return refuse_free(pfn, order, FREE_REFUSED_WRONG_ORDER,
+			      "part of a contiguous range: free_contig_range() "
+			      "frees it");
 	head = s == PG_TAIL ? enclosing_head(page_index(page)) : NULL;
 	if (head && pg_is_free_head(pg_state(head)))
-		return refuse(pfn, order, FREE_REFUSED_DOUBLE_FREE,
+		return refuse_free(pfn, order, FREE_REFUSED_DOUBLE_FREE,
 			      "inside the free block at pfn %#lx order %u%s",
 			      __page_to_pfn(head), pg_order(pg_state(head)),
 			      pg_is_head(pg_state(head), PG_PCP) ?
 			      ", in a per-CPU list" : "");
 	if (head)
-		return refuse(pfn, order, FREE_REFUSED_NOT_BLOCK_START,
+		return refuse_free(pfn, order, FREE_REFUSED_NOT_BLOCK_START,
 			      "inside the block at pfn %#lx order %u",
 			      __page_to_pfn(head), pg_order(pg_state(head)));
-	return refuse(pfn, order, FREE_REFUSED_CORRUPT,
+	return refuse_free(pfn, order, FREE_REFUSED_CORRUPT,
 		      "struct page byte %#x", s);
 }
 
 /*
  * Under the zone lock: give the free block @page of @order back to the
  * buddy lists, merging it with its buddy while the buddy is a FREE head
- * of the same order (never a cached PCP one), up to MAX_PAGE_ORDER.
+ * of the same order (never a cached PCP one) in the same zone, up to
+ * MAX_PAGE_ORDER. A buddy is always in the same chunk (a chunk holds
+ * whole top-order blocks), so only a chunk of several zones needs the
+ * buddy's zone looked up.
  */
-void __free_one_page(struct page *page, unsigned int order)
+void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct page_allocator *pa = &page_allocator;
 	unsigned long idx = page_index(page);
 	phys_addr_t phys = PFN_PHYS(__page_to_pfn(page));
+	bool mixed = pa->chunk_zone[idx >> MAP_CHUNK_SHIFT] == CHUNK_MIXED;
 
 	/* Merge while there is an order above to merge into. */
 	while (order + 1 < NR_PAGE_ORDERS) {
@@ -344,7 +471,11 @@ void __free_one_page(struct page *page, unsigned int order)
 		/* Another CPU may be writing it, if it is cached there. */
 		if (pg_state(&pa->map[buddy]) != (PG_FREE | order))
 			break;
-		__free_area_del(order, phys_to_virt(phys ^ (PAGE_SIZE << order)));
+		if (unlikely(mixed) &&
+		    pfn_zone_slow(PHYS_PFN(phys ^ (PAGE_SIZE << order))) != zone)
+			break;
+		__free_area_del(zone, order,
+				phys_to_virt(phys ^ (PAGE_SIZE << order)));
 		/* The upper half stops being a head; the lower one is set below. */
 		set_pg_state(&pa->map[MAX(idx, buddy)], PG_TAIL);
 		idx &= buddy;
@@ -352,16 +483,16 @@ void __free_one_page(struct page *page, unsigned int order)
 		order++;
 	}
 	set_pg_state(&pa->map[idx], PG_FREE | order);
-	__free_area_add(order, &pa->map[idx], phys_to_virt(phys));
+	__free_area_add(zone, order, &pa->map[idx], phys_to_virt(phys));
 }
 
 /* A good free of an order above the cached ones, or with the list busy. */
-static __attribute__((noinline)) int free_block_zone(struct page *page,
-						     unsigned int order)
+static __attribute__((noinline)) int
+free_block_zone(struct zone *zone, struct page *page, unsigned int order)
 {
-	zone_lock();
-	__free_one_page(page, order);
-	zone_unlock();
+	zone_lock(zone);
+	__free_one_page(zone, page, order);
+	zone_unlock(zone);
 	return 0;
 }
 
@@ -380,16 +511,18 @@ free_block(struct page *page, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct pcp_block *block;
+	struct zone *zone;
 	int count;
 
 	if (unlikely(order > MAX_PAGE_ORDER ||
 		     pg_state(page) != (PG_ALLOC | order)))
 		return check_free(__page_to_pfn(page), page, order);
+	zone = map_zone(page_index(page));
 	if (unlikely(order >= NR_PCP_ORDERS))
-		return free_block_zone(page, order);
-	pcp = this_cpu_ptr(&pcp_pages);
+		return free_block_zone(zone, page, order);
+	pcp = this_cpu_ptr(zone->per_cpu_pageset);
 	if (unlikely(!spin_trylock(&pcp->lock)))
-		return free_block_zone(page, order);
+		return free_block_zone(zone, page, order);
 	block = __page_address(page);
 	block->next = pcp->lists[order];
 	block->page = page;
@@ -398,7 +531,7 @@ free_block(struct page *page, unsigned int order)
 	count = pcp->count + (1 << order);
 	WRITE_ONCE(pcp->count, count);
 	if (unlikely(count > pcp->high))
-		pcp_free_high(pcp, order);
+		pcp_free_high(zone, pcp, order);
 	spin_unlock(&pcp->lock);
 	return 0;
 }
@@ -445,13 +578,13 @@ void free_pages(unsigned long addr, unsigned int order)
 		return;
 	phys = virt_to_phys((void *)addr);
 	if (phys & (PAGE_SIZE - 1)) {
-		refuse(PHYS_PFN(phys), order, FREE_REFUSED_MISALIGNED,
+		refuse_free(PHYS_PFN(phys), order, FREE_REFUSED_MISALIGNED,
 		       "address %#lx is not page aligned", addr);
 		return;
 	}
 	page = __pfn_to_page(PHYS_PFN(phys));
 	if (!page) {
-		refuse(PHYS_PFN(phys), order, FREE_REFUSED_OUT_OF_RANGE, NULL);
+		refuse_free(PHYS_PFN(phys), order, FREE_REFUSED_OUT_OF_RANGE, NULL);
 		return;
 	}
 	free_block(page, order);
@@ -467,26 +600,83 @@ int get_order(unsigned long size)
 	return (int)(sizeof(long) * 8) - __builtin_clzl(pages);
 }
 
+struct zone *page_zone(const struct page *page)
+{
+	return map_zone(page_index(page));
+}
+
+/* Every populated zone, by zone id. */
+#define for_each_zone_id(zone, id)					\
+	for ((id) = 0; (id) < MAX_ZONE_IDS; (id)++)			\
+		if (((zone) = page_allocator.zone_table[(id)]) != NULL)
+
+/* The free pages on @zone's buddy lists, without its lock. */
+static unsigned long zone_buddy_pages(const struct zone *zone)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		pages += READ_ONCE(zone->free_area[o].nr_free) << o;
+	return pages;
+}
+
 /*
  * Summed when asked, so that alloc and free keep one count, not two: the
  * buddy lists' blocks and every CPU's cached pages, read without locks (a
  * snapshot while other CPUs work, exact when they are still).
  */
+unsigned long zone_free_pages(const struct zone *zone)
+{
+	return zone_buddy_pages(zone) + pcp_count_pages(zone);
+}
+
 unsigned long nr_free_pages(void)
 {
-	unsigned long pages = pcp_count_pages();
+	unsigned long pages = pcp_count_pages(NULL);
+	struct zone *zone;
+	unsigned int id;
 
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		pages += READ_ONCE(page_allocator.free_area[o].nr_free) << o;
+	for_each_zone_id(zone, id)
+		pages += zone_buddy_pages(zone);
+	return pages;
+}
+
+unsigned long node_free_pages(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	unsigned long pages = 0;
+
+	if (!pgdat)
+		return 0;
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		if (populated_zone(&pgdat->node_zones[z]))
+			pages += zone_free_pages(&pgdat->node_zones[z]);
+	return pages;
+}
+
+unsigned long node_managed_pages(int nid)
+{
+	struct pglist_data *pgdat = NODE_DATA(nid);
+	unsigned long pages = 0;
+
+	if (!pgdat)
+		return 0;
+	for (unsigned int z = 0; z < MAX_NR_ZONES; z++)
+		pages += pgdat->node_zones[z].managed_pages;
 	return pages;
 }
 
 unsigned long nr_free_blocks(unsigned int order)
 {
+	unsigned long n = 0;
+	struct zone *zone;
+	unsigned int id;
+
 	if (order > MAX_PAGE_ORDER)
 		return 0;
-	return READ_ONCE(page_allocator.free_area[order].nr_free) +
-	       (order < NR_PCP_ORDERS ? pcp_count_blocks(order) : 0);
+	for_each_zone_id(zone, id)
+		n += READ_ONCE(zone->free_area[order].nr_free);
+	return n + (order < NR_PCP_ORDERS ? pcp_count_blocks(order) : 0);
 }
 
 unsigned long nr_managed_pages(void)
@@ -496,7 +686,13 @@ unsigned long nr_managed_pages(void)
 
 unsigned long zone_lock_acquisitions(void)
 {
-	return READ_ONCE(page_allocator.lock_count);
+	unsigned long n = 0;
+	struct zone *zone;
+	unsigned int id;
+
+	for_each_zone_id(zone, id)
+		n += READ_ONCE(zone->lock_count);
+	return n;
 }
 
 size_t page_metadata_bytes(void)
@@ -504,13 +700,21 @@ size_t page_metadata_bytes(void)
 	return page_allocator.metadata_bytes;
 }
 
-/* The buddy lists, as /proc/buddyinfo; then each CPU's cached blocks. */
+/*
+ * The buddy lists, as /proc/buddyinfo: one line per populated zone of
+ * each node; then each CPU's cached blocks.
+ */
 void show_buddyinfo(void)
 {
-	printk("Node 0, zone   Normal");
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		printk(" %6lu", READ_ONCE(page_allocator.free_area[o].nr_free));
-	printk("\n");
+	struct zone *zone;
+	unsigned int id;
+
+	for_each_zone_id(zone, id) {
+		printk("Node %d, zone %8s", zone->node, zone->name);
+		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+			printk(" %6lu", READ_ONCE(zone->free_area[o].nr_free));
+		printk("\n");
+	}
 	show_pcp_lists();
 }
 
@@ -518,8 +722,7 @@ void show_buddyinfo(void)
 void page_alloc_reset_for_test(void)
 {
 	memset(&page_allocator, 0, sizeof(page_allocator));
-	spin_lock_init(&page_allocator.lock);
-	__page_allocator_init_lists();
+	memset(node_data, 0, sizeof(node_data));
 	pcp_reset_for_test();
 }
 #endif

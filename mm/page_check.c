@@ -5,28 +5,43 @@
  * It trusts nothing it reads: a free-list node is only followed after its
  * address has been found to be the first page of a free block of the
  * list's order, so a corrupt list ends the walk instead of crashing it.
- * It holds every online CPU's list lock and the zone lock while it walks,
- * so it may run while other CPUs allocate: they wait, or use the buddy
- * lists, which wait for the zone lock.
+ * It holds every online CPU's list locks and every zone lock while it
+ * walks, so it may run while other CPUs allocate: they wait, or use the
+ * buddy lists, which wait for the zone locks. Every block is counted in
+ * its zone (found from its pfn), and every zone's lists, runs and counts
+ * are checked against what the map says of that zone. Its census is too
+ * big for a small kernel stack: it is static, under check_lock.
  */
 #include <stdarg.h>
 #include <arch/memory.h>
 #include <lib/printk.h>
+#include <lib/string.h>
 #include <mm/page_check.h>
 #include "page_pcp.h"
 #include "page_state.h"
 
 #define CHECK_REPORT_LIMIT	16
 
-struct census {
-	unsigned int problems;
+/* What the map says of one zone. */
+struct zone_census {
 	unsigned long run;		/* deferred run at or after the walk */
 	unsigned long deferred_found;	/* free top-order heads in runs */
 	unsigned long free_blocks[NR_PAGE_ORDERS];	/* on the buddy lists */
 	unsigned long cached_blocks[NR_PAGE_ORDERS];	/* PCP heads in the map */
 	unsigned long free_pages;			/* both */
-	unsigned long alloc_pages;
+	unsigned long alloc_pages;			/* contiguous ones too */
 };
+
+struct census {
+	unsigned int problems;
+	unsigned long free_pages;
+	unsigned long alloc_pages;
+	unsigned long contig_pages;	/* in contiguous allocations */
+	struct zone_census zone[MAX_ZONE_IDS];
+};
+
+static DEFINE_SPINLOCK(check_lock);
+static struct census census;		/* under check_lock */
 
 static void __printf(2, 3) problem(struct census *c, const char *fmt, ...)
 {
@@ -54,9 +69,9 @@ static bool node_is_sound(const struct free_block *node,
  * Whether @pfn starts a block of a deferred run. The map is walked in
  * ascending order, so the runs are too.
  */
-static bool is_deferred(struct census *c, unsigned long pfn)
+static bool is_deferred(struct zone_census *c, const struct zone *pa,
+			unsigned long pfn)
 {
-	const struct page_allocator *pa = &page_allocator;
 	const struct deferred_run *r = pa->deferred;
 
 	while (c->run < pa->nr_runs &&
@@ -67,14 +82,14 @@ static bool is_deferred(struct census *c, unsigned long pfn)
 }
 
 /* Runs ascend, do not overlap, are aligned, and add up to nr_deferred. */
-static void check_runs(struct census *c)
+static void check_runs(struct census *c, const struct zone *pa)
 {
-	const struct page_allocator *pa = &page_allocator;
+	const struct zone_census *zc = &c->zone[pa->id];
 	unsigned long sum = 0, next = 0;
 
 	if (pa->nr_runs > pa->max_runs) {
-		problem(c, "%lu deferred runs, room for %lu", pa->nr_runs,
-			pa->max_runs);
+		problem(c, "node %d zone %s: %lu deferred runs, room for %lu",
+			pa->node, pa->name, pa->nr_runs, pa->max_runs);
 		return;
 	}
 	for (unsigned long k = 0; k < pa->nr_runs; k++) {
@@ -87,10 +102,11 @@ static void check_runs(struct census *c)
 		next = r->pfn + (r->nr << MAX_PAGE_ORDER);
 		sum += r->nr;
 	}
-	if (sum != pa->nr_deferred || c->deferred_found != sum)
-		problem(c, "deferred runs hold %lu blocks, nr_deferred says %lu, "
-			"the page map has %lu free heads in them", sum,
-			pa->nr_deferred, c->deferred_found);
+	if (sum != pa->nr_deferred || zc->deferred_found != sum)
+		problem(c, "node %d zone %s: deferred runs hold %lu blocks, "
+			"nr_deferred says %lu, the page map has %lu free heads "
+			"in them", pa->node, pa->name, sum, pa->nr_deferred,
+			zc->deferred_found);
 }
 
 /*
@@ -101,9 +117,13 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 				 unsigned long i, unsigned long len,
 				 unsigned long base_pfn)
 {
+	const struct page_allocator *pa = &page_allocator;
 	uint8_t s = sec[i].state;
 	unsigned int order = pg_order(s);
-	unsigned long n, pfn = base_pfn + i;
+	unsigned long n, pfn = base_pfn + i, idx = (unsigned long)(&sec[i] - pa->map);
+	bool mixed = pa->chunk_zone[idx >> MAP_CHUNK_SHIFT] == CHUNK_MIXED;
+	struct zone *zone = map_zone(idx);
+	struct zone_census *zc;
 
 	/* A head's order is at most MAX_PAGE_ORDER; say so to the compiler. */
 	if (order > MAX_PAGE_ORDER)
@@ -127,8 +147,17 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 			break;
 		}
 	}
-	if (pg_is_head(s, PG_ALLOC)) {
+	if (!zone || (mixed && pfn_zone_slow(pfn + n - 1) != zone)) {
+		problem(c, "block at pfn %#lx order %u is in no zone, or in "
+			"two", pfn, order);
+		return n;
+	}
+	zc = &c->zone[zone->id];
+	if (pg_is_head(s, PG_ALLOC) || pg_is_head(s, PG_CONTIG)) {
 		c->alloc_pages += n;
+		zc->alloc_pages += n;
+		if (pg_is_head(s, PG_CONTIG))
+			c->contig_pages += n;
 		return n;
 	}
 	if (pg_is_head(s, PG_PCP)) {
@@ -136,14 +165,16 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 		if (order >= NR_PCP_ORDERS)
 			problem(c, "block at pfn %#lx order %u is marked cached, "
 				"above the cached orders", pfn, order);
-		c->cached_blocks[order]++;
+		zc->cached_blocks[order]++;
+		zc->free_pages += n;
 		c->free_pages += n;
 		return n;
 	}
-	c->free_blocks[order]++;
+	zc->free_blocks[order]++;
+	zc->free_pages += n;
 	c->free_pages += n;
-	if (order == MAX_PAGE_ORDER && is_deferred(c, pfn))
-		c->deferred_found++;
+	if (order == MAX_PAGE_ORDER && is_deferred(zc, zone, pfn))
+		zc->deferred_found++;
 	else if (!node_is_sound(page_address(&sec[i]), &sec[i]))
 		problem(c, "free block at pfn %#lx order %u: list node corrupt "
 			"(something wrote to free memory)", pfn, order);
@@ -151,7 +182,8 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 		unsigned long buddy = i ^ n;
 
 		if (buddy > i && buddy < len &&
-		    sec[buddy].state == (PG_FREE | order))
+		    sec[buddy].state == (PG_FREE | order) &&
+		    (!mixed || pfn_zone_slow(base_pfn + buddy) == zone))
 			problem(c, "free buddies at pfn %#lx and %#lx, order %u, "
 				"left unmerged", pfn, base_pfn + buddy, order);
 	}
@@ -196,7 +228,8 @@ static void check_map(struct census *c)
 		while (i < len) {
 			uint8_t s = sec[i].state;
 
-			if (pg_is_free_head(s) || pg_is_head(s, PG_ALLOC)) {
+			if (pg_is_free_head(s) || pg_is_head(s, PG_ALLOC) ||
+			    pg_is_head(s, PG_CONTIG)) {
 				i += check_block(c, sec, i, len, base_pfn);
 				continue;
 			}
@@ -211,9 +244,10 @@ static void check_map(struct census *c)
 	}
 }
 
-static void check_list(struct census *c, unsigned int order)
+static void check_list(struct census *c, const struct zone *zone,
+		       unsigned int order)
 {
-	const struct free_area *area = &page_allocator.free_area[order];
+	const struct free_area *area = &zone->free_area[order];
 	const struct free_block *prev = &area->list;
 	const struct free_block *node = area->list.next;
 	unsigned long n = 0;
@@ -223,10 +257,11 @@ static void check_list(struct census *c, unsigned int order)
 
 		if (!page || page_address(page) != node ||
 		    pg_state(page) != (PG_FREE | order) ||
-		    !node_is_sound(node, page)) {
-			problem(c, "free list of order %u: entry %lu at %p is "
-				"not a free block of that order", order, n,
-				(const void *)node);
+		    !node_is_sound(node, page) || page_zone(page) != zone) {
+			problem(c, "node %d zone %s: free list of order %u: "
+				"entry %lu at %p is not a free block of that "
+				"order in the zone", zone->node, zone->name,
+				order, n, (const void *)node);
 			return;
 		}
 		if (node->prev != prev)
@@ -240,19 +275,22 @@ static void check_list(struct census *c, unsigned int order)
 		node = node->next;
 	}
 	if (order == MAX_PAGE_ORDER)
-		n += page_allocator.nr_deferred;
-	if (n != area->nr_free || n != c->free_blocks[order])
-		problem(c, "order %u: %lu blocks on the list or deferred, "
-			"nr_free says %lu, the page map has %lu", order, n,
-			area->nr_free, c->free_blocks[order]);
+		n += zone->nr_deferred;
+	if (n != area->nr_free || n != c->zone[zone->id].free_blocks[order])
+		problem(c, "node %d zone %s: order %u: %lu blocks on the list or "
+			"deferred, nr_free says %lu, the page map has %lu",
+			zone->node, zone->name, order, n, area->nr_free,
+			c->zone[zone->id].free_blocks[order]);
 }
 
 /*
- * Each online CPU's lists: every entry a cached head of the list's order
- * whose node names it, the lengths adding up to the CPU's count, and all
- * lists together holding exactly the cached heads the map has.
+ * Each online CPU's lists of @zone: every entry a cached head of the
+ * list's order in the zone whose node names it, the lengths adding up to
+ * the set's count, and all lists together holding exactly the cached
+ * heads the map has in the zone.
  */
-static void check_pcp_lists(struct census *c, const unsigned long *locked)
+static void check_pcp_lists(struct census *c, struct zone *zone,
+			    const unsigned long *locked)
 {
 	unsigned long listed[NR_PCP_ORDERS] = { 0 };
 
@@ -262,7 +300,7 @@ static void check_pcp_lists(struct census *c, const unsigned long *locked)
 
 		if (!(locked[cpu / 64] & (1UL << (cpu % 64))))
 			continue;
-		pcp = per_cpu_ptr(&pcp_pages, cpu);
+		pcp = zone_pcp(zone, cpu);
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
 			unsigned long n = 0;
 
@@ -272,11 +310,13 @@ static void check_pcp_lists(struct census *c, const unsigned long *locked)
 
 				if (!page || page_address(page) != b ||
 				    b->page != page ||
-				    pg_state(page) != (PG_PCP | o)) {
-					problem(c, "CPU %u list of order %u: entry "
-						"%lu at %p is not a cached block "
-						"of that order", cpu, o, n,
-						(const void *)b);
+				    pg_state(page) != (PG_PCP | o) ||
+				    page_zone(page) != zone) {
+					problem(c, "CPU %u list of node %d zone %s "
+						"order %u: entry %lu at %p is not "
+						"a cached block of that order in "
+						"the zone", cpu, zone->node,
+						zone->name, o, n, (const void *)b);
 					break;
 				}
 				if (++n > nr_map_pages()) {
@@ -289,8 +329,9 @@ static void check_pcp_lists(struct census *c, const unsigned long *locked)
 			pages += n << o;
 		}
 		if (pages != (unsigned long)pcp->count)
-			problem(c, "CPU %u lists hold %lu pages, its count says "
-				"%d", cpu, pages, pcp->count);
+			problem(c, "CPU %u lists of node %d zone %s hold %lu "
+				"pages, its count says %d", cpu, zone->node,
+				zone->name, pages, pcp->count);
 		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0))
 			problem(c, "CPU %u: batch %d, high %d", cpu, pcp->batch,
 				pcp->high);
@@ -298,35 +339,65 @@ static void check_pcp_lists(struct census *c, const unsigned long *locked)
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
 		unsigned long n = o < NR_PCP_ORDERS ? listed[o] : 0;
 
-		if (n != c->cached_blocks[o])
-			problem(c, "order %u: %lu blocks in per-CPU lists, the "
-				"page map has %lu cached heads", o, n,
-				c->cached_blocks[o]);
+		if (n != c->zone[zone->id].cached_blocks[o])
+			problem(c, "node %d zone %s order %u: %lu blocks in "
+				"per-CPU lists, the page map has %lu cached "
+				"heads", zone->node, zone->name, o, n,
+				c->zone[zone->id].cached_blocks[o]);
 	}
+}
+
+/* The zone's counts agree with the census; its zonelist entries exist. */
+static void check_zone(struct census *c, struct zone *zone,
+		       const unsigned long *locked)
+{
+	const struct zone_census *zc = &c->zone[zone->id];
+
+	check_runs(c, zone);
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		check_list(c, zone, o);
+	check_pcp_lists(c, zone, locked);
+	if (zc->free_pages + zc->alloc_pages != zone->managed_pages)
+		problem(c, "node %d zone %s: %lu free + %lu allocated pages, "
+			"but %lu managed", zone->node, zone->name,
+			zc->free_pages, zc->alloc_pages, zone->managed_pages);
+	if (zone->zone_pgdat != NODE_DATA(zone->node) ||
+	    zone->id != (unsigned int)zone->node * MAX_NR_ZONES + zone->zone_idx)
+		problem(c, "node %d zone %s: node or id wrong", zone->node,
+			zone->name);
 }
 
 int page_alloc_check(void)
 {
 	const struct page_allocator *pa = &page_allocator;
 	unsigned long locked[PCP_CPU_WORDS];
-	struct census c = { 0 };
+	struct census *c = &census;
+	unsigned int id, problems;
+	struct zone *zone;
 
+	spin_lock(&check_lock);
+	memset(c, 0, sizeof(*c));
 	pcp_lock_all(locked);
-	zone_lock();
-	check_map(&c);
-	check_runs(&c);
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		check_list(&c, o);
-	check_pcp_lists(&c, locked);
-	if (c.free_pages != nr_free_pages())
-		problem(&c, "%lu pages in free blocks, nr_free_pages() says %lu",
-			c.free_pages, nr_free_pages());
-	if (c.free_pages + c.alloc_pages != pa->nr_managed)
-		problem(&c, "%lu free + %lu allocated pages, but %lu managed",
-			c.free_pages, c.alloc_pages, pa->nr_managed);
-	zone_unlock();
+	for (id = 0; id < MAX_ZONE_IDS; id++)
+		if ((zone = pa->zone_table[id]))
+			zone_lock(zone);
+	check_map(c);
+	for (id = 0; id < MAX_ZONE_IDS; id++)
+		if ((zone = pa->zone_table[id]))
+			check_zone(c, zone, locked);
+	if (c->free_pages != nr_free_pages())
+		problem(c, "%lu pages in free blocks, nr_free_pages() says %lu",
+			c->free_pages, nr_free_pages());
+	if (c->free_pages + c->alloc_pages != pa->nr_managed)
+		problem(c, "%lu free + %lu allocated pages, but %lu managed",
+			c->free_pages, c->alloc_pages, pa->nr_managed);
+	for (id = MAX_ZONE_IDS; id-- > 0;)
+		if ((zone = pa->zone_table[id]))
+			zone_unlock(zone);
 	pcp_unlock_all(locked);
-	if (c.problems > CHECK_REPORT_LIMIT)
-		pr_err("page_alloc_check: %u problems in all\n", c.problems);
-	return (int)c.problems;
+	problems = c->problems;
+	spin_unlock(&check_lock);
+	if (problems > CHECK_REPORT_LIMIT)
+		pr_err("page_alloc_check: %u problems in all\n", problems);
+	return (int)problems;
 }

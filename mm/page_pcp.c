@@ -17,7 +17,12 @@
  * Owned by each CPU under pcp_pages.lock (page_pcp.h). Zeroed per-CPU
  * areas are valid empty sets.
  */
-DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages);
+DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
+
+/* Every populated zone, by zone id. */
+#define for_each_pcp_zone(zone, id)					\
+	for ((id) = 0; (id) < MAX_ZONE_IDS; (id)++)			\
+		if (((zone) = page_allocator.zone_table[(id)]) != NULL)
 
 int percpu_pagelist_high_fraction;
 
@@ -81,10 +86,10 @@ static bool pcp_in_use(const struct per_cpu_pages *pcp)
 	return READ_ONCE(pcp->batch) || READ_ONCE(pcp->count);
 }
 
-/* Under @pcp's lock and the zone lock: give @pcp's blocks back until at
+/* Under @pcp's lock and @zone's lock: give @pcp's blocks back until at
  * most @target pages are left, starting with the list of @order. */
-static void __drain_pcp(struct per_cpu_pages *pcp, int target,
-			unsigned int order)
+static void __drain_pcp(struct zone *zone, struct per_cpu_pages *pcp,
+			int target, unsigned int order)
 {
 	int count = pcp->count;
 
@@ -96,23 +101,24 @@ static void __drain_pcp(struct per_cpu_pages *pcp, int target,
 
 			pcp->lists[o] = block->next;
 			count -= 1 << o;
-			__free_one_page(block->page, o);
+			__free_one_page(zone, block->page, o);
 		}
 	}
 	WRITE_ONCE(pcp->count, count);
 }
 
 /* Under @pcp's lock: empty it. */
-static void drain_pcp(struct per_cpu_pages *pcp)
+static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
 {
 	if (!pcp->count)
 		return;
-	zone_lock();
-	__drain_pcp(pcp, 0, 0);
-	zone_unlock();
+	zone_lock(zone);
+	__drain_pcp(zone, pcp, 0, 0);
+	zone_unlock(zone);
 }
 
-struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
+struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
+			unsigned int order)
 {
 	struct page *first, *page;
 	int n, got = 0;
@@ -120,15 +126,15 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 	if (unlikely(!pcp->batch))
 		pcp_set_tunables(pcp);
 	n = MAX(pcp->batch >> order, 1);
-	zone_lock();
-	first = __rmqueue(order);
+	zone_lock(zone);
+	first = __rmqueue(zone, order);
 	if (first) {
 		/* Allocated before the zone lock goes: no merge may see it free. */
 		set_pg_state(first, PG_ALLOC | order);
 		for (got = 1; got < n; got++) {
 			struct pcp_block *block;
 
-			page = __rmqueue(order);
+			page = __rmqueue(zone, order);
 			if (!page)
 				break;
 			set_pg_state(page, PG_PCP | order);
@@ -138,13 +144,14 @@ struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order)
 			pcp->lists[order] = block;
 		}
 	}
-	zone_unlock();
+	zone_unlock(zone);
 	if (got > 1)
 		WRITE_ONCE(pcp->count, pcp->count + ((got - 1) << order));
 	return first;
 }
 
-void pcp_free_high(struct per_cpu_pages *pcp, unsigned int order)
+void pcp_free_high(struct zone *zone, struct per_cpu_pages *pcp,
+		   unsigned int order)
 {
 	if (unlikely(!pcp->batch)) {
 		pcp_set_tunables(pcp);
@@ -152,25 +159,30 @@ void pcp_free_high(struct per_cpu_pages *pcp, unsigned int order)
 			return;
 	}
 	/* At least a batch, and down to high (all of it when high is 0). */
-	zone_lock();
-	__drain_pcp(pcp, MIN(pcp->count - pcp->batch, pcp->high), order);
-	zone_unlock();
+	zone_lock(zone);
+	__drain_pcp(zone, pcp, MIN(pcp->count - pcp->batch, pcp->high), order);
+	zone_unlock(zone);
 }
 
 static void drain_cpu_pages(unsigned int cpu)
 {
-	struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+	struct zone *zone;
+	unsigned int id;
 
-	/*
-	 * Unlocked, to skip empty sets: a set whose count this CPU cannot
-	 * see yet is one whose owner is filling it right now, and whose
-	 * blocks it is about to hand out.
-	 */
-	if (!READ_ONCE(pcp->count))
-		return;
-	spin_lock(&pcp->lock);
-	drain_pcp(pcp);
-	spin_unlock(&pcp->lock);
+	for_each_pcp_zone(zone, id) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		/*
+		 * Unlocked, to skip empty sets: a set whose count this CPU
+		 * cannot see yet is one whose owner is filling it right now,
+		 * and whose blocks it is about to hand out.
+		 */
+		if (!READ_ONCE(pcp->count))
+			continue;
+		spin_lock(&pcp->lock);
+		drain_pcp(zone, pcp);
+		spin_unlock(&pcp->lock);
+	}
 }
 
 void drain_all_pages(void)
@@ -192,13 +204,17 @@ static void pcp_cpu_dead(unsigned int cpu)
 	drain_cpu_pages(cpu);
 }
 
-unsigned long pcp_count_pages(void)
+unsigned long pcp_count_pages(const struct zone *only)
 {
 	unsigned long pages = 0;
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	for_each_online_cpu(cpu)
-		pages += (unsigned long)READ_ONCE(per_cpu_ptr(&pcp_pages, cpu)->count);
+		for_each_pcp_zone(zone, id)
+			if (!only || zone == only)
+				pages += (unsigned long)
+					READ_ONCE(zone_pcp(zone, cpu)->count);
 	return pages;
 }
 
@@ -216,23 +232,27 @@ static unsigned long pcp_list_length(const struct per_cpu_pages *pcp,
 unsigned long pcp_count_blocks(unsigned int order)
 {
 	unsigned long n = 0;
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	for_each_online_cpu(cpu) {
-		struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+		for_each_pcp_zone(zone, id) {
+			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-		if (!READ_ONCE(pcp->count))
-			continue;
-		spin_lock(&pcp->lock);
-		n += pcp_list_length(pcp, order);
-		spin_unlock(&pcp->lock);
+			if (!READ_ONCE(pcp->count))
+				continue;
+			spin_lock(&pcp->lock);
+			n += pcp_list_length(pcp, order);
+			spin_unlock(&pcp->lock);
+		}
 	}
 	return n;
 }
 
 void pcp_lock_all(unsigned long *locked)
 {
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	memset(locked, 0, PCP_CPU_WORDS * sizeof(*locked));
 	/*
@@ -241,36 +261,46 @@ void pcp_lock_all(unsigned long *locked)
 	 * caller walks.
 	 */
 	for_each_online_cpu(cpu) {
-		spin_lock(&per_cpu_ptr(&pcp_pages, cpu)->lock);
+		for_each_pcp_zone(zone, id)
+			spin_lock(&zone_pcp(zone, cpu)->lock);
 		locked[cpu / 64] |= 1UL << (cpu % 64);
 	}
 }
 
 void pcp_unlock_all(const unsigned long *locked)
 {
+	unsigned int id;
+	struct zone *zone;
+
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
 		if (locked[cpu / 64] & (1UL << (cpu % 64)))
-			spin_unlock(&per_cpu_ptr(&pcp_pages, cpu)->lock);
+			for_each_pcp_zone(zone, id)
+				spin_unlock(&zone_pcp(zone, cpu)->lock);
 }
 
 void show_pcp_lists(void)
 {
-	unsigned int cpu;
+	unsigned int cpu, id;
+	struct zone *zone;
 
 	for_each_online_cpu(cpu) {
-		struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+		for_each_pcp_zone(zone, id) {
+			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-		if (!pcp_in_use(pcp))
-			continue;
-		spin_lock(&pcp->lock);
-		if (pcp->batch) {
-			printk("CPU %u: hi: %d, btch: %d usd: %d; blocks by order:",
-			       cpu, pcp->high, pcp->batch, pcp->count);
-			for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-				printk(" %lu", pcp_list_length(pcp, o));
-			printk("\n");
+			if (!pcp_in_use(pcp))
+				continue;
+			spin_lock(&pcp->lock);
+			if (pcp->batch) {
+				printk("CPU %u: Node %d, zone %8s: hi: %d, btch: "
+				       "%d usd: %d; blocks by order:", cpu,
+				       zone->node, zone->name, pcp->high,
+				       pcp->batch, pcp->count);
+				for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+					printk(" %lu", pcp_list_length(pcp, o));
+				printk("\n");
+			}
+			spin_unlock(&pcp->lock);
 		}
-		spin_unlock(&pcp->lock);
 	}
 }
 
@@ -278,7 +308,8 @@ void show_pcp_lists(void)
 static void apply_tunables(bool print)
 {
 	unsigned long managed = nr_managed_pages();
-	unsigned int cpus = num_online_cpus(), cpu;
+	unsigned int cpus = num_online_cpus(), cpu, id;
+	struct zone *zone;
 	int batch = zone_batchsize(managed);
 	int high = zone_highsize(managed, batch, cpus);
 
@@ -296,20 +327,22 @@ static void apply_tunables(bool print)
 	WRITE_ONCE(pcp_batch_value, batch);
 	WRITE_ONCE(pcp_high_value, high);
 	for_each_online_cpu(cpu) {
-		struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages, cpu);
+		for_each_pcp_zone(zone, id) {
+			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-		if (!pcp_in_use(pcp))
-			continue;
-		spin_lock(&pcp->lock);
-		if (pcp->batch) {
-			pcp_set_tunables(pcp);
-			if (pcp->count > pcp->high) {
-				zone_lock();
-				__drain_pcp(pcp, pcp->high, 0);
-				zone_unlock();
+			if (!pcp_in_use(pcp))
+				continue;
+			spin_lock(&pcp->lock);
+			if (pcp->batch) {
+				pcp_set_tunables(pcp);
+				if (pcp->count > pcp->high) {
+					zone_lock(zone);
+					__drain_pcp(zone, pcp, pcp->high, 0);
+					zone_unlock(zone);
+				}
 			}
+			spin_unlock(&pcp->lock);
 		}
-		spin_unlock(&pcp->lock);
 	}
 }
 
@@ -355,8 +388,12 @@ void pcp_reset_for_test(void)
 {
 	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		memset(per_cpu_ptr(&pcp_pages, cpu), 0, sizeof(struct per_cpu_pages));
-		spin_lock_init(&per_cpu_ptr(&pcp_pages, cpu)->lock);
+		for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
+			struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages[id], cpu);
+
+			memset(pcp, 0, sizeof(*pcp));
+			spin_lock_init(&pcp->lock);
+		}
 	}
 	spin_lock(&tunables_lock);
 	pcp_disabled = false;

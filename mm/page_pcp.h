@@ -15,8 +15,9 @@
  * to empty the lists (drain_all_pages(), a CPU's death on the host), to
  * count or check them (nr_free_blocks(), page_alloc_check()) or to change
  * @high and @batch (setup_per_cpu_pageset(), zone_pcp_disable()). The lock
- * order is: a CPU's list lock, then the zone lock; no CPU holds two list
- * locks except page_alloc_check(), which takes them in ascending CPU order.
+ * order is: a CPU's list lock, then the zone lock of the set's zone; no CPU
+ * holds two list locks except page_alloc_check(), which takes them in
+ * ascending CPU order, and each CPU's in ascending zone id order.
  * @count is also read without the lock (nr_free_pages(), and to skip
  * empty lists): written with WRITE_ONCE, read with READ_ONCE.
  *
@@ -53,7 +54,17 @@ struct per_cpu_pages {
 	struct pcp_block *lists[NR_PCP_ORDERS];	/* LIFO, hottest first */
 };
 
-DECLARE_PER_CPU(struct per_cpu_pages, pcp_pages);
+/*
+ * Each CPU has one set per zone (Linux's zone->per_cpu_pageset): a zone's
+ * per_cpu_pageset points at its element here, so this_cpu_ptr() of it is
+ * this CPU's set for that zone. A set only ever holds blocks of its zone.
+ */
+DECLARE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
+
+static inline struct per_cpu_pages *zone_pcp(struct zone *zone, unsigned int cpu)
+{
+	return per_cpu_ptr(zone->per_cpu_pageset, cpu);
+}
 
 /*
  * Slow paths, called with @pcp (this CPU's) locked; they return with it
@@ -62,15 +73,22 @@ DECLARE_PER_CPU(struct per_cpu_pages, pcp_pages);
  * gives @batch pages back after a free took @count above @high (and sets
  * up a set that has not been).
  */
-struct page *pcp_refill(struct per_cpu_pages *pcp, unsigned int order);
-void pcp_free_high(struct per_cpu_pages *pcp, unsigned int order);
+struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
+			unsigned int order);
+void pcp_free_high(struct zone *zone, struct per_cpu_pages *pcp,
+		   unsigned int order);
 
-/* Cached pages on every online CPU, read without the locks. */
-unsigned long pcp_count_pages(void);
+/*
+ * Cached pages on every online CPU, of @zone (NULL: every zone), read
+ * without the locks.
+ */
+unsigned long pcp_count_pages(const struct zone *zone);
 /* Cached blocks of @order on every online CPU, counted under their locks. */
 unsigned long pcp_count_blocks(unsigned int order);
-/* Take every online CPU's list lock, ascending, noting which in @locked;
- * release those. */
+/*
+ * Take every online CPU's list locks (each CPU's sets in zone id order,
+ * CPUs ascending), noting which CPUs in @locked; release those.
+ */
 #define PCP_CPU_WORDS	((NR_CPUS + 63) / 64)
 void pcp_lock_all(unsigned long *locked);
 void pcp_unlock_all(const unsigned long *locked);

@@ -39,9 +39,11 @@
 #ifndef MM_PAGE_STATE_H
 #define MM_PAGE_STATE_H
 
+#include <stdarg.h>
 #include <arch/memory.h>
 #include <lib/compiler.h>
 #include <lib/types.h>
+#include <mm/mmzone.h>
 #include <mm/page_alloc.h>
 #include <smp/spinlock.h>
 
@@ -72,6 +74,13 @@ static inline unsigned int pg_order(uint8_t s)
 	return s & PG_ORDER_MASK;
 }
 
+/*
+ * The first page of an allocated block of a contiguous range
+ * (alloc_contig_pages()): such a range is cut into aligned blocks like the
+ * hand-off's, each with a CONTIG head; only free_contig_range() frees them.
+ */
+#define PG_CONTIG	0x90
+
 /* Free in either sense: on a buddy list (or deferred), or in a CPU's list. */
 static inline bool pg_is_free_head(uint8_t s)
 {
@@ -88,35 +97,8 @@ static inline void set_pg_state(struct page *page, uint8_t v)
 	__atomic_store_n(&page->state, v, __ATOMIC_RELAXED);
 }
 
-/*
- * A free block's first bytes hold its list node, which names the block's
- * struct page (so taking a block needs no lookup). @check is the node's
- * and the page's addresses XOR a constant, so stray writes into free
- * memory show up.
- */
-struct free_block {
-	struct free_block *next;
-	struct free_block *prev;
-	struct page *page;
-	uintptr_t check;
-};
-
+/* free_block.check: the node's and the page's addresses XOR this. */
 #define FREE_BLOCK_MAGIC	((uintptr_t)0x6275646479626f6fULL) /* "buddyboo" */
-
-struct free_area {
-	struct free_block list;		/* sentinel of a circular list */
-	unsigned long nr_free;		/* free blocks: listed and deferred */
-};
-
-/*
- * Free top-order blocks the hand-off did not link (see page_init.c): a run
- * of @nr blocks from @pfn, each with a PG_FREE | MAX_PAGE_ORDER head byte
- * and no list node. Counted in free_area[MAX_PAGE_ORDER].nr_free.
- */
-struct deferred_run {
-	unsigned long pfn;
-	unsigned long nr;
-};
 
 /* The granule of the per-page map: whole top-order blocks, 1/32 section. */
 #define MAP_CHUNK_SHIFT							\
@@ -132,11 +114,25 @@ struct mem_section {
 };
 
 /*
- * The whole allocator but the per-CPU lists (page_pcp.h), in one place.
- * The first fields are written once, by the hand-off, and then only read:
- * every CPU's fast path reads them. The zone lock and what it protects
- * follow on a cache line of their own, so that the lock moving between
- * CPUs does not take the read-mostly line with it.
+ * A run of memory of one zone, [start, end) in pfns: the hand-off's cut of
+ * memblock's memory by node and by the 4 GiB line, ascending, touching
+ * runs of one zone joined. Only asked for a chunk whose memory is not all
+ * in one zone (a node boundary not aligned to a chunk).
+ */
+struct zone_segment {
+	unsigned long start, end;
+	unsigned int zone_id;
+};
+
+/* chunk_zone[] values besides a zone id. */
+#define CHUNK_NO_ZONE	0xff	/* no memory in the chunk */
+#define CHUNK_MIXED	0xfe	/* memory of several zones: see segments */
+_Static_assert(MAX_ZONE_IDS < CHUNK_MIXED, "zone ids must fit below CHUNK_MIXED");
+
+/*
+ * The per-page map and the tables around it, shared by every zone
+ * (mm/sparse.c); the zones themselves are in <mm/mmzone.h>. Written once,
+ * by the hand-off, and then only read: every CPU's fast path reads them.
  */
 struct page_allocator {
 	unsigned long nr_managed;	/* pages in free or allocated blocks */
@@ -144,25 +140,17 @@ struct page_allocator {
 	struct page *map;		/* nr_map struct pages */
 	unsigned long nr_map;		/* a multiple of MAP_CHUNK_PAGES */
 	uint32_t *chunk_nr;		/* [chunk of map]: its pfn >> MAP_CHUNK_SHIFT */
+	uint8_t *chunk_zone;		/* [chunk of map]: its zone id, or above */
 	struct mem_section *sections;	/* [nr_sections], ascending */
 	unsigned long nr_sections;	/* present sections */
-	struct deferred_run *deferred;	/* [nr_runs], ascending */
-	unsigned long nr_runs;		/* runs in use */
-	unsigned long max_runs;		/* room for runs */
-	unsigned long nr_deferred;	/* blocks in all runs */
+	struct deferred_run *run_table;	/* every zone's deferred[], in turn */
+	struct zone_segment *segments;	/* [nr_segments], ascending */
+	unsigned long nr_segments;
+	struct zone *zone_table[MAX_ZONE_IDS];	/* by zone id; NULL: none */
+	int default_nid;		/* where memory in no node goes */
 	size_t metadata_bytes;		/* map and tables, exactly */
 	size_t metadata_alloc;		/* the map's memblock allocation */
 	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */
-
-	/*
-	 * The zone lock. Under it: free_area[] (lists and nr_free, which
-	 * nr_free_pages() reads without it: WRITE_ONCE), the deferred runs
-	 * (deferred[], nr_runs, nr_deferred), the FREE and TAIL bytes of
-	 * free blocks, and @lock_count.
-	 */
-	spinlock_t lock __aligned(64);
-	unsigned long lock_count;	/* acquisitions, for the benchmark */
-	struct free_area free_area[NR_PAGE_ORDERS];
 };
 
 extern struct page_allocator page_allocator;
@@ -196,29 +184,72 @@ static inline void *__page_address(const struct page *page)
 }
 
 /* Free-list primitives, shared by the allocator and the hand-off. */
-void free_area_add(unsigned int order, struct page *page);
-void free_area_del(unsigned int order, struct page *page);
-void __page_allocator_init_lists(void);
+void free_area_add(struct zone *zone, unsigned int order, struct page *page);
+void free_area_del(struct zone *zone, unsigned int order, struct page *page);
+void zone_init_lists(struct zone *zone);
 
-static inline void zone_lock(void)
+static inline void zone_lock(struct zone *zone)
 {
-	spin_lock(&page_allocator.lock);
-	page_allocator.lock_count++;
+	spin_lock(&zone->lock);
+	zone->lock_count++;
 }
 
-static inline void zone_unlock(void)
+static inline void zone_unlock(struct zone *zone)
 {
-	spin_unlock(&page_allocator.lock);
+	spin_unlock(&zone->lock);
+}
+
+/* The zone of @pfn by the segments (slow; NULL outside memory). */
+struct zone *pfn_zone_slow(unsigned long pfn);
+
+/* The zone of the page at map index @idx, which is memory. */
+static inline struct zone *map_zone(unsigned long idx)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned int id = pa->chunk_zone[idx >> MAP_CHUNK_SHIFT];
+
+	if (likely(id < MAX_ZONE_IDS))
+		return pa->zone_table[id];
+	return pfn_zone_slow(__page_to_pfn(&pa->map[idx]));
+}
+
+/* Whether @page's chunk holds memory of several zones. */
+static inline bool pa_chunk_mixed(const struct page *page)
+{
+	return page_allocator.chunk_zone[page_index(page) >> MAP_CHUNK_SHIFT] ==
+	       CHUNK_MIXED;
 }
 
 /*
- * Under the zone lock: take a free block of @order from the buddy lists
- * (splitting, or carving a deferred run), NULL when there is none; its
- * state byte is left for the caller to set. Give back the free block
+ * Under the zone lock: take a free block of @order from @zone's buddy
+ * lists (splitting, or carving a deferred run), NULL when there is none;
+ * its state byte is left for the caller to set. Give back the free block
  * @page of @order (its state byte whatever it was), merging it.
  */
-struct page *__rmqueue(unsigned int order);
-void __free_one_page(struct page *page, unsigned int order);
+struct page *__rmqueue(struct zone *zone, unsigned int order);
+void __free_one_page(struct zone *zone, struct page *page, unsigned int order);
+
+/*
+ * Under the zone lock: link every block of @zone's deferred run @k to the
+ * top-order list and forget the run (contiguous allocations take blocks
+ * from the middle of runs).
+ */
+void zone_undefer_run(struct zone *zone, unsigned long k);
+
+/* nr_deferred_blocks - top-order blocks in every zone's deferred runs. */
+unsigned long nr_deferred_blocks(void);
+
+/*
+ * refuse - report a refused free of @order pages (or a contiguous range)
+ * at @pfn for the reason @why (enum free_refusal), with an optional detail
+ * in parentheses. Return: @why.
+ */
+int __printf(4, 5) refuse_free(unsigned long pfn, unsigned int order, int why,
+			  const char *detail, ...);
+/* refusal_detail - print " (@detail)" when given, and end the line. */
+void refusal_detail(const char *detail, va_list ap);
+/* The head of the block holding the TAIL page at map index @idx, or NULL. */
+struct page *enclosing_head(unsigned long idx);
 
 /* The first whole page at or above @addr, without overflowing at the top. */
 static inline unsigned long pfn_up(phys_addr_t addr)

@@ -8,7 +8,8 @@
  * pieces of all present sections form one array allocated from memblock
  * (so it is reserved and never reaches the buddy allocator), in ascending
  * order. Two small tables describe it: sections[] (pfn to page) and
- * chunk_nr[] (page to pfn), and the hand-off's deferred runs (see
+ * chunk_nr[] (page to pfn), with chunk_zone[] (each chunk's zone) and
+ * the zone segments beside them, and the hand-off's deferred runs (see
  * page_init.c). They live in a static area when they fit, so
  * that a small machine's map fills whole pages and nothing else takes a
  * page; otherwise they follow the map in its allocation. Either way they
@@ -100,7 +101,7 @@ static void add_section(unsigned long section, unsigned long lo,
 	pa->nr_map += hi - lo;
 }
 
-int sparse_init(unsigned long nr_runs)
+int sparse_init(unsigned long nr_runs, unsigned long nr_segments)
 {
 	struct page_allocator *pa = &page_allocator;
 	struct present_sections ps;
@@ -123,8 +124,10 @@ int sparse_init(unsigned long nr_runs)
 	}
 	map_bytes = ps.nr_map * sizeof(struct page);
 	table_bytes = nr_runs * sizeof(struct deferred_run) +
+		      nr_segments * sizeof(struct zone_segment) +
 		      ps.nr_sections * sizeof(struct mem_section) +
-		      (ps.nr_map >> MAP_CHUNK_SHIFT) * sizeof(uint32_t);
+		      (ps.nr_map >> MAP_CHUNK_SHIFT) *
+			      (sizeof(uint32_t) + sizeof(uint8_t));
 	alloc = map_bytes;
 	if (table_bytes > sizeof(static_tables))
 		alloc = ALIGN_UP(map_bytes, sizeof(long)) + table_bytes;
@@ -139,14 +142,17 @@ int sparse_init(unsigned long nr_runs)
 	tables = alloc == map_bytes ? (char *)static_tables
 				    : base + ALIGN_UP(map_bytes, sizeof(long));
 	pa->map = (struct page *)base;
-	pa->deferred = (struct deferred_run *)tables;
-	pa->max_runs = nr_runs;
-	pa->nr_runs = 0;
-	pa->nr_deferred = 0;
+	pa->run_table = (struct deferred_run *)tables;
 	tables += nr_runs * sizeof(struct deferred_run);
+	pa->segments = (struct zone_segment *)tables;
+	pa->nr_segments = 0;
+	tables += nr_segments * sizeof(struct zone_segment);
 	pa->sections = (struct mem_section *)tables;
-	pa->chunk_nr = (uint32_t *)(tables + ps.nr_sections *
-				    sizeof(struct mem_section));
+	tables += ps.nr_sections * sizeof(struct mem_section);
+	pa->chunk_nr = (uint32_t *)tables;
+	tables += (ps.nr_map >> MAP_CHUNK_SHIFT) * sizeof(uint32_t);
+	pa->chunk_zone = (uint8_t *)tables;
+	memset(pa->chunk_zone, CHUNK_NO_ZONE, ps.nr_map >> MAP_CHUNK_SHIFT);
 	pa->nr_sections = 0;
 	pa->nr_map = 0;
 	for_each_present_section(add_section, &ps);
@@ -203,6 +209,25 @@ struct page *pfn_to_page(unsigned long pfn)
 	if (page && page->state == PG_RESERVED && !pfn_is_memory(pfn))
 		return NULL;
 	return page;
+}
+
+struct zone *pfn_zone_slow(unsigned long pfn)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long lo = 0, hi = pa->nr_segments;
+
+	while (lo < hi) {
+		unsigned long mid = lo + (hi - lo) / 2;
+		const struct zone_segment *seg = &pa->segments[mid];
+
+		if (seg->end <= pfn)
+			lo = mid + 1;
+		else if (seg->start > pfn)
+			hi = mid;
+		else
+			return pa->zone_table[seg->zone_id];
+	}
+	return NULL;
 }
 
 unsigned long page_to_pfn(const struct page *page)

@@ -227,7 +227,7 @@ unsigned int smp_init(const struct boot_cpus *cpus)
 		if (err == -EOPNOTSUPP) {
 			bringup_error = err;
 			cpu_state[cpu] = CPU_GIVEN_UP;
-			printk("smp: %s cannot start secondary CPUs yet: "
+			printk("smp: %s cannot start secondary CPUs: "
 			       "running on the boot CPU alone\n",
 			       CONFIG_ARCH_NAME);
 			break;

@@ -1,6 +1,6 @@
 /*
- * cpu.c - aarch64 CPU services: the boot hand-off to boot_main(), the
- * counter, PSCI, poweroff, and what the arch reserves.
+ * cpu.c - aarch64 CPU services: the boot hand-off to boot_main() and
+ * poweroff.
  */
 #include <arch/cpu.h>
 #include <arch/entry.h>
@@ -19,65 +19,10 @@
 void aarch64_boot(phys_addr_t dtb) __noreturn;
 void aarch64_poweroff(unsigned long code) __noreturn;
 
-/*
- * The cycle counter PMCCNTR_EL0 when the CPU has a PMU, else the virtual
- * counter CNTVCT_EL0. QEMU runs PMCCNTR at 1 GHz of virtual time, so under
- * -icount shift=0 it advances by one per instruction, deterministically;
- * CNTVCT runs at 62.5 MHz, 16 times coarser. entry.S already reset and
- * started PMCCNTR at the boot CPU's entry; the set-up here is idempotent.
- */
-static bool pmu_start_cycle_counter(void)
-{
-	unsigned long pmuver = read_sysreg(id_aa64dfr0_el1) >>
-				       ID_AA64DFR0_PMUVER_SHIFT & 0xf;
-
-	if (pmuver == 0 || pmuver == 0xf)
-		return false;
-	write_sysreg(0, pmccfiltr_el0);	/* count at EL1 and EL0 */
-	write_sysreg(PMCNTEN_C, pmcntenset_el0);
-	write_sysreg(read_sysreg(pmcr_el0) | PMCR_E | PMCR_LC, pmcr_el0);
-	isb();
-	return true;
-}
-
-uint64_t arch_counter(void)
-{
-	/* Not in BSS: nothing may write BSS before boot_main() checks it. */
-	static int use_pmu = -1;
-
-	if (use_pmu < 0)
-		use_pmu = pmu_start_cycle_counter();
-	isb();
-	return use_pmu ? read_sysreg(pmccntr_el0) : read_sysreg(cntvct_el0);
-}
-
-/*
- * PSCI_VERSION, through the conduit aarch64_psci_call() picks (psci.h):
- * before smp_init() read /psci, hvc when entered at EL1 and smc when
- * entered at EL2 (QEMU's conduit with virtualization=on).
- */
-int arch_firmware_version(uint32_t *version)
-{
-	int ret = aarch64_psci_call(PSCI_VERSION, 0, 0, 0);
-
-	if (ret < 0)
-		return -ENOENT;
-	*version = (uint32_t)ret;
-	return 0;
-}
-
 void arch_poweroff(enum poweroff_status status)
 {
 	aarch64_poweroff(status == POWEROFF_PASS ? QEMU_EXIT_PASS
 						 : QEMU_EXIT_FAIL);
-}
-
-/*
- * Nothing beyond what boot/ reserves for every arch: the image, the boot
- * stack, the DTB (QEMU lists it nowhere) and the DTB's reservations.
- */
-void arch_reserve_memory(void)
-{
 }
 
 /*
@@ -103,7 +48,7 @@ static phys_addr_t dtb_below_image(void)
 
 /*
  * The PSCI conduit from the start, as the device tree's /psci names it:
- * a firmware call before smp_init() (arch_firmware_version(), a power-off)
+ * a firmware call before smp_init() (the firmware version, a power-off)
  * must not guess. An smc where nothing sits at EL3 (the Raspberry Pi 3 is
  * entered at EL2 with an EL3 that holds no firmware) never returns.
  * Written before boot_main(): .data, not BSS (psci.h).

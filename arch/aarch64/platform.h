@@ -10,12 +10,6 @@
 #define AARCH64_PLATFORM_H
 
 /* PL011 UART. */
-#define VIRT_UART0_BASE		0x3f201000
-
-/*
- * Start of RAM. For an ELF -kernel QEMU enters with x0 = 0 and leaves the
- * DTB here, below the image (linker/aarch64.ld links at +2 MiB for that).
- */
-#define VIRT_RAM_BASE		0x40000000
+#define VIRT_UART0_BASE		0x09000000
 
 #endif /* AARCH64_PLATFORM_H */

@@ -167,7 +167,7 @@ trap_at_el2:
  */
 	.globl	aarch64_emergency_puts
 aarch64_emergency_puts:
-	ldr	x1, =VIRT_UART0_BASE
+	mov	x1, #VIRT_UART0_BASE
 1:	ldrb	w2, [x0], #1
 	cbz	w2, 4f
 	mov	x3, #0x10000

@@ -13,20 +13,6 @@
 #include <lib/errno.h>
 #include "host.h"
 
-uint64_t arch_counter(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-int arch_firmware_version(uint32_t *version)
-{
-	(void)version;
-	return -ENOENT;
-}
-
 void arch_halt(void)
 {
 	abort();
@@ -36,8 +22,4 @@ void arch_poweroff(enum poweroff_status status)
 {
 	fflush(stdout);
 	exit(status == POWEROFF_PASS ? 0 : 1);
-}
-
-void arch_reserve_memory(void)
-{
 }

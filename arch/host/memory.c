@@ -11,3 +11,7 @@ void host_set_phys_offset(uintptr_t offset)
 {
 	host_phys_offset = offset;
 }
+
+void arch_reserve_memory(void)
+{
+}

@@ -11,7 +11,7 @@
  * One hart boots, whichever it is: OpenSBI starts only the hart that won
  * its own cold-boot lottery (not always hart 0 under -smp N) and keeps
  * the others stopped in its HSM until smp_init() starts them at
- * riscv_secondary_entry (smp_entry.S). Should a loader release several
+ * riscv_secondary_entry (secondary.S). Should a loader release several
  * harts here anyway, as some do for Linux, the first to swap the lottery
  * word boots, and the others wait in riscv_lottery_wait, touching only
  * .data, until smp_init() releases them into the same secondary entry

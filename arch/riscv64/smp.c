@@ -85,7 +85,7 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	ret = sbi_call(SBI_EXT_BASE, SBI_BASE_PROBE_EXTENSION, SBI_EXT_TIME,
 		       0, 0);
 	sbi_has_time = !ret.error && ret.value;
-	/* The boot hart's wake-ups too (secondaries: smp_entry.S). */
+	/* The boot hart's wake-ups too (secondaries: secondary.S). */
 	csr_set(sie, SIE_SSIE | SIE_STIE);
 	ret = sbi_call(SBI_EXT_BASE, SBI_BASE_PROBE_EXTENSION, SBI_EXT_HSM,
 		       0, 0);

@@ -1,5 +1,5 @@
 /*
- * smp.h - what riscv64's secondary entry (smp_entry.S, entry.S) and
+ * smp.h - what riscv64's secondary entry (secondary.S, entry.S) and
  * smp.c share: offsets into struct secondary_boot and the release table,
  * usable from assembly. smp.c checks them against the structs.
  */

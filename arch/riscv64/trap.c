@@ -6,7 +6,7 @@
  *   EXCEPTION: cpu <n> (hart <id>): <cause> (scause <n>) at pc <sepc>, stval <stval>
  * then every general register, then a FAIL poweroff. Any hart may report:
  * the report holds the console lock so no other hart's line cuts into
- * it, and waits for the lock only so long (printk_emergency()). trap_entry.S guarantees a
+ * it, and waits for the lock only so long (printk_emergency()). vectors.S guarantees a
  * fault in here does not come back to this function.
  */
 #include <arch/console.h>
@@ -72,7 +72,7 @@ static const char *cause_name(unsigned long scause)
 }
 
 /*
- * riscv_trap - called by trap_entry.S with the saved frame. Returns only to
+ * riscv_trap - called by vectors.S with the saved frame. Returns only to
  * resume at a fixup (tf->sepc rewritten); otherwise reports and powers off.
  */
 void riscv_trap(struct riscv_trap_frame *tf)

@@ -1,5 +1,5 @@
 /*
- * trap.h - the register frame trap_entry.S saves and trap.c reads.
+ * trap.h - the register frame vectors.S saves and trap.c reads.
  *
  * Offsets are shared by the assembly and C; trap.c checks them against the
  * struct at compile time.

@@ -3,7 +3,7 @@
  * read as tables, and the BIOS areas where the RSDP sits when no loader
  * names it.
  *
- * Readable means identity-mapped now: head.S maps [0, 4 GiB), where PC
+ * Readable means identity-mapped now: entry.S maps [0, 4 GiB), where PC
  * firmware keeps its tables, and arch_mmu_init() all RAM; a table above
  * 4 GiB outside RAM is refused by the reader with its address rather
  * than mapped here (no such firmware has been seen).

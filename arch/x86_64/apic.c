@@ -6,7 +6,7 @@
  *  - The base address is the CPU's own (IA32_APIC_BASE), not the MADT's:
  *    it is where the registers are. The APIC must be enabled there (the
  *    firmware leaves it so); a disabled one is refused with a message.
- *  - xAPIC registers are MMIO at that base. head.S maps it as RAM
+ *  - xAPIC registers are MMIO at that base. entry.S maps it as RAM
  *    (write-back, 2 MiB pages over [0, 4 GiB)); the 2 MiB page holding
  *    it is made uncached (PCD, PWT) here before the first access, as
  *    registers need. Firmware MTRRs usually say uncached too; the page

@@ -1,7 +1,7 @@
 # arch.mk - how to build and boot the x86_64 target.
 #
 # The image is one ELF64 that two loaders start: QEMU's -kernel through the
-# PVH ELF note, and GRUB's multiboot2 command (see head.S). The host gcc
+# PVH ELF note, and GRUB's multiboot2 command (see entry.S). The host gcc
 # builds it on an x86_64 host; elsewhere Debian's x86_64-linux-gnu-gcc.
 
 CROSS_COMPILE	?= $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
@@ -17,10 +17,9 @@ ARCH_CFLAGS	:= -m64 -march=x86-64 -mcmodel=small -fno-pic \
 ARCH_ASFLAGS	:= -Wa,--noexecstack
 ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
-ARCH_SRCS	:= $(addprefix arch/x86_64/,head.S efi_entry.S vectors.S start.c desc.c \
-		     traps.c console.c cpu.c memory.c pgtable.c mmu.c acpi.c \
-		     apic.c smp.c trampoline.S selftest_pgtable.c selftest_mmu.c \
-		     selftest_smp.c)
+ARCH_SRCS	:= $(addprefix arch/x86_64/,entry.S efi_entry.S vectors.S desc.c \
+		     trap.c console.c cpu.c memory.c pgtable.c mmu.c acpi.c \
+		     apic.c smp.c secondary.S test_services.c)
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso

@@ -1,16 +1,71 @@
 /*
- * cpu.c - the CPU services of the arch contract on x86_64, and poweroff.
+ * cpu.c - x86_64 CPU services: from entry.S to boot_main() (descriptor
+ * tables, then which boot protocol the loader spoke), arch_halt() and
+ * poweroff.
  *
- * There is no firmware to ask for a version under PVH or multiboot2, and
- * no portable way to power a PC off without ACPI; under QEMU the
+ * The entry point tells the loader apart: the ELF entry is multiboot2's,
+ * the PVH note's is QEMU's, efi_entry64 is BOOTX64.EFI's. The magic then
+ * confirms it: eax for multiboot2, the first word of hvm_start_info for
+ * PVH. Anything else is BOOT_PROTO_NONE, and the boot_info_found selftest
+ * fails the boot.
+ *
+ * There is no portable way to power a PC off without ACPI; under QEMU the
  * isa-debug-exit device (QEMU_MACHINE_ARGS in arch.mk) ends the machine
  * with a status the runner reads.
  */
 #include <arch/cpu.h>
+#include <arch/entry.h>
 #include <arch/poweroff.h>
+#include <boot/efi.h>
+#include <asm/boot.h>
+#include <asm/processor-flags.h>
 #include <asm/x86.h>
-#include <lib/errno.h>
 #include "x86_64.h"
+
+static enum boot_protocol find_protocol(uint32_t entry, uint32_t eax,
+					uint32_t ebx)
+{
+	if (!ebx)
+		return BOOT_PROTO_NONE;
+	switch (entry) {
+	case X86_ENTRY_MULTIBOOT2:
+		if (eax == MULTIBOOT2_BOOTLOADER_MAGIC)
+			return BOOT_PROTO_MULTIBOOT2;
+		break;
+	case X86_ENTRY_PVH:
+		if (*(const volatile uint32_t *)(uintptr_t)ebx ==
+		    XEN_HVM_START_MAGIC_VALUE)
+			return BOOT_PROTO_PVH;
+		break;
+	case X86_ENTRY_EFI:
+		if (*(const volatile uint32_t *)(uintptr_t)ebx ==
+		    EFI_BOOT_INFO_MAGIC)
+			return BOOT_PROTO_EFI;
+		break;
+	}
+	return BOOT_PROTO_NONE;
+}
+
+/*
+ * The initial APIC ID of this CPU, what the ACPI MADT calls it: the
+ * x2APIC id of CPUID leaf 0xb where the CPU has that leaf (all 32 bits),
+ * else leaf 1's EBX bits 31-24. secondary.S does the same in assembly.
+ */
+unsigned long x86_apic_id(void)
+{
+	if (cpuid(0, 0).eax >= 0xb && cpuid(0xb, 0).ebx)
+		return cpuid(0xb, 0).edx;
+	return cpuid(1, 0).ebx >> 24;
+}
+
+void x86_start(uint32_t entry, uint32_t eax, uint32_t ebx)
+{
+	enum boot_protocol proto;
+
+	x86_cpu_init();
+	proto = find_protocol(entry, eax, ebx);
+	boot_main(proto, proto == BOOT_PROTO_NONE ? 0 : ebx, x86_apic_id());
+}
 
 /* -device isa-debug-exit,iobase=0xf4,iosize=0x04 */
 #define DEBUG_EXIT_PORT 0xf4
@@ -21,18 +76,6 @@ _Static_assert(((DEBUG_EXIT_PASS << 1) | 1) == QEMU_EXIT_PASS,
 	       "isa-debug-exit must turn a pass into QEMU_EXIT_PASS");
 _Static_assert(((DEBUG_EXIT_FAIL << 1) | 1) == QEMU_EXIT_FAIL,
 	       "isa-debug-exit must turn a failure into QEMU_EXIT_FAIL");
-
-/* The TSC: deterministic run to run under QEMU's -icount. */
-uint64_t arch_counter(void)
-{
-	return rdtsc();
-}
-
-int arch_firmware_version(uint32_t *version)
-{
-	(void)version;
-	return -ENOENT;
-}
 
 void arch_halt(void)
 {

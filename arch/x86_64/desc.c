@@ -5,7 +5,7 @@
  * descriptor with L=1 to run 64-bit code, a TSS to name the stacks of the
  * Interrupt Stack Table, and an IDT to reach the exception handlers.
  *
- * The GDT is used by head.S in 32-bit mode already (lgdt x86_gdt_descr,
+ * The GDT is used by entry.S in 32-bit mode already (lgdt x86_gdt_descr,
  * then the far jump to KERNEL_CS), so it is initialised data; the TSS
  * descriptors are filled in here, once their addresses are known to C.
  * Everything lives in .data, not BSS: x86_cpu_init() runs before

@@ -3,7 +3,7 @@
  * 64-bit mode, on the firmware's page tables, GDT and stack, boot
  * services ended, edi = the EFI boot information (below 4 GiB).
  *
- * The kernel builds its own page tables and GDT in head.S's 32-bit path,
+ * The kernel builds its own page tables and GDT in entry.S's 32-bit path,
  * which the other loaders enter; rather than a second copy of that in
  * 64-bit code, this leaves long mode (compatibility mode through a 32-bit
  * code segment of its own, then paging and EFER.LME off) and joins
@@ -53,7 +53,7 @@ efi_compat32:
 	rdmsr
 	and	$~EFER_LME, %eax
 	wrmsr
-	/* Only what head.S sets: no 5-level paging or other firmware bits. */
+	/* Only what entry.S sets: no 5-level paging or other firmware bits. */
 	xor	%eax, %eax
 	mov	%eax, %cr4
 	mov	$__boot_stack_top, %esp

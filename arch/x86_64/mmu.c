@@ -1,5 +1,5 @@
 /*
- * mmu.c - arch_mmu_init(): extend head.S's identity map of [0, 4 GiB) to
+ * mmu.c - arch_mmu_init(): extend entry.S's identity map of [0, 4 GiB) to
  * every byte of RAM that memblock knows, with 2 MiB pages.
  *
  * Policy:

@@ -2,7 +2,7 @@
  * pgtable.c - finding entries in the 4-level page tables (see pgtable.h).
  *
  * Only what buddyboot maps exists here: 4 KiB tables under PD entries
- * (head.S, the first 2 MiB; x86_unmap_page() for secondary CPUs' stack
+ * (entry.S, the first 2 MiB; x86_unmap_page() for secondary CPUs' stack
  * guards) and 2 MiB pages; never 1 GiB pages.
  */
 #include <asm/geometry.h>

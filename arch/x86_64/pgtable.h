@@ -2,7 +2,7 @@
  * pgtable.h - walking the x86_64 4-level page tables that CR3 points to.
  *
  * Every table is reached through phys_to_virt(): RAM below 4 GiB, where
- * head.S and arch_mmu_init() take page-table pages, is identity-mapped.
+ * entry.S and arch_mmu_init() take page-table pages, is identity-mapped.
  */
 #ifndef ARCH_X86_64_PGTABLE_H
 #define ARCH_X86_64_PGTABLE_H

@@ -3,7 +3,7 @@
  * trampoline, INIT-SIPI-SIPI, the secondary CPU's first C, and the clock.
  *
  * arch_smp_prepare_cpus() sets the boot CPU's local APIC up (apic.c) and
- * copies the real-mode trampoline (trampoline.S) to the page
+ * copies the real-mode trampoline (secondary.S) to the page
  * arch_reserve_memory() set aside below 1 MiB, with the boot CPU's CR0,
  * CR3, CR4 and EFER in it: every secondary CPU runs on the boot CPU's
  * page tables. arch_cpu_start() then, per CPU:
@@ -12,7 +12,7 @@
  *     that an overflow faults, and the double fault is reported on a
  *     stack of its own (a page from the allocator, the CPU's TSS IST 1);
  *   - publishes @boot in x86_secondary_boots[cpu], where the CPU finds it
- *     by its APIC id (trampoline.S): CPUs start in parallel;
+ *     by its APIC id (secondary.S): CPUs start in parallel;
  *   - sends INIT (assert), waits 10 ms, INIT (de-assert), then two
  *     STARTUP IPIs naming the trampoline page, 200 us apart and 200 us
  *     after the second: the SDM's sequence (vol. 3, 9.4.4.1), in Linux's
@@ -45,7 +45,7 @@
 /* Its own area's offset from the section, first in every CPU's area. */
 __section(PER_CPU_FIRST_SECTION) __aligned(8) unsigned long this_cpu_off;
 
-/* The page under this CPU's stack, for traps.c (0: the boot CPU). */
+/* The page under this CPU's stack, for trap.c (0: the boot CPU). */
 DEFINE_PER_CPU(uintptr_t, x86_stack_guard);
 
 /*
@@ -56,11 +56,11 @@ DEFINE_PER_CPU(uintptr_t, x86_stack_guard);
 struct secondary_boot *x86_secondary_boots[NR_CPUS];
 
 _Static_assert(__builtin_offsetof(struct secondary_boot, hwid) == 8,
-	       "trampoline.S reads hwid at 8");
+	       "secondary.S reads hwid at 8");
 _Static_assert(__builtin_offsetof(struct secondary_boot, stack_top) == 16,
-	       "trampoline.S reads stack_top at 16");
+	       "secondary.S reads stack_top at 16");
 
-/* trampoline.S: the code to copy, and where its fields are in it. */
+/* secondary.S: the code to copy, and where its fields are in it. */
 extern const char x86_trampoline_start[], x86_trampoline_end[];
 extern const char x86_tr_gdt[], x86_tr_gdt_ptr_base[], x86_tr_pm32[];
 extern const char x86_tr_pm32_ptr[], x86_tr_cr0[], x86_tr_cr3[];
@@ -80,7 +80,7 @@ static void delay_ns(uint64_t ns)
 		arch_cpu_relax();
 }
 
-/* Write the 32-bit field at @offset (a trampoline.S symbol) of the copy. */
+/* Write the 32-bit field at @offset (a secondary.S symbol) of the copy. */
 static void patch32(const char *offset, uint64_t value)
 {
 	uint32_t v = (uint32_t)value;

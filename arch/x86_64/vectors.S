@@ -3,7 +3,7 @@
  *
  * Each stub makes the frame uniform (a zero error code where the CPU
  * pushes none, then the vector number), saves the general registers and
- * calls x86_exception() (traps.c), which reports and powers off: no
+ * calls x86_exception() (trap.c), which reports and powers off: no
  * exception is recoverable in buddyboot, so nothing here returns.
  * Interrupt gates keep IF clear; the double fault runs on its own stack
  * (IST, see desc.c).

@@ -40,13 +40,13 @@ void x86_exception(struct x86_exception_frame *frame) __noreturn;
 void x86_cpu_init(void);
 
 /*
- * x86_start - the C side of head.S: from the entry used and the loader's
+ * x86_start - the C side of entry.S: from the entry used and the loader's
  * eax and ebx, work out the boot protocol, then call boot_main().
  */
 void x86_start(uint32_t entry, uint32_t eax, uint32_t ebx) __noreturn;
 
 /*
- * The SMP trampoline (trampoline.S, smp.c): one page below 1 MiB, found
+ * The SMP trampoline (secondary.S, smp.c): one page below 1 MiB, found
  * and reserved by arch_reserve_memory() (memory.c); 0 if none was free.
  */
 #define X86_TRAMPOLINE_SIZE	4096

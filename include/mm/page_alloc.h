@@ -13,6 +13,8 @@
 #include <lib/errno.h>
 #include <lib/types.h>
 #include <mm/gfp.h>
+#include <mm/mmzone.h>
+#include <mm/numa.h>
 #include <mm/page_order.h>
 
 struct page {
@@ -26,11 +28,47 @@ struct page {
 #define PAGE_ALLOC_COSTLY_ORDER	3
 
 /*
- * alloc_pages - allocate a block of 2^@order pages.
+ * alloc_pages - allocate a block of 2^@order pages, from the calling CPU's
+ * node first (cpu_to_node()), then by its zonelist (<mm/mmzone.h>).
+ * GFP_DMA32: only from below 4 GiB. __GFP_THISNODE: only from that node.
  * Return: its first page, or NULL when @order > MAX_PAGE_ORDER or no block
  * of that order can be made; in both cases nothing changes.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
+
+/*
+ * alloc_pages_node - the same, starting at node @nid (NUMA_NO_NODE: the
+ * calling CPU's). A node with no memory falls back by distance like any
+ * other (and fails with __GFP_THISNODE). A node that is out of range or
+ * not online is refused with a message (NULL, nothing changed).
+ */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+
+/*
+ * alloc_contig_pages - @nr_pages physically contiguous pages, any number
+ * (beyond MAX_PAGE_ORDER too), from one zone that @gfp allows, of node
+ * @nid first (NUMA_NO_NODE: the calling CPU's) then by its zonelist, only
+ * among the nodes of @nodemask (NULL: any). The run starts at a multiple
+ * of the largest power of two not above @nr_pages (a 1 GiB run on a
+ * 1 GiB boundary). The free blocks that make it up are taken in one
+ * operation under the zone lock; blocks cached on CPUs are drained first
+ * when they are in the way. __GFP_ZERO zeroes it.
+ * Return: the first page, or NULL (nothing changed) when no zone has such
+ * a run free, or for 0 pages.
+ */
+struct page *alloc_contig_pages(unsigned long nr_pages, gfp_t gfp, int nid,
+				nodemask_t *nodemask);
+
+/*
+ * free_contig_range - give back @nr_pages pages from @pfn, all from
+ * alloc_contig_pages() (a part of a run may be given back, the rest stays
+ * allocated). A range with any page that is not part of a contiguous
+ * allocation (free, from alloc_pages(), reserved, outside memory) is
+ * refused as a bad page free is: reported, and nothing changes.
+ * free_contig_range_checked() also says why: 0 or an enum free_refusal.
+ */
+void free_contig_range(unsigned long pfn, unsigned long nr_pages);
+int free_contig_range_checked(unsigned long pfn, unsigned long nr_pages);
 
 /*
  * __free_pages - give back a block from alloc_pages() with the same order;
@@ -91,7 +129,10 @@ phys_addr_t page_to_phys(const struct page *page);
 void *page_address(const struct page *page);
 struct page *virt_to_page(const void *addr);
 
-/* Counters: pages free now; free blocks of one order (/proc/buddyinfo). */
+/*
+ * Counters: pages free now; free blocks of one order (/proc/buddyinfo),
+ * summed over every zone. Per zone and node: <mm/mmzone.h>.
+ */
 unsigned long nr_free_pages(void);
 unsigned long nr_free_blocks(unsigned int order);
 /* Pages the allocator manages: free or allocated, not reserved. */
@@ -106,9 +147,11 @@ unsigned long nr_managed_pages(void);
 size_t page_metadata_bytes(void);
 
 /*
- * show_buddyinfo - print the buddy lists' free blocks per order in
- * /proc/buddyinfo style, then one line per CPU with its cached blocks
- * (show_pcp_lists(), in the style of Linux's show_free_areas()).
+ * show_buddyinfo - print the buddy lists' free blocks per order, one line
+ * per node and zone, in /proc/buddyinfo's format
+ * ("Node 0, zone    DMA32      3      1 ..."), then one line per CPU and
+ * zone with its cached blocks (show_pcp_lists(), in the style of Linux's
+ * show_free_areas()).
  */
 void show_buddyinfo(void);
 void show_pcp_lists(void);

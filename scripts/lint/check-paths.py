@@ -12,7 +12,15 @@ other projects, which a line says by naming them just before the path
 ("Linux's mm/memblock.c"): see FOREIGN; and the example target of
 docs/porting.md.
 
-Prints KTAP (one case per file that names paths); exits 0 iff all exist.
+One more case: the product includes no test code. The product is arch/,
+boot/, lib/, mm/, smp/ and include/ less the test harness (lib/selftest/,
+include/selftest/) and the arch test services (include/arch/test_services.h,
+arch/<arch>/test_services.c); none of its files may #include a path
+under tests/, the harness's headers or the test services' header. Test
+images reach the product through boot/selftests.h only.
+
+Prints KTAP (one case per file that names paths, and the product case);
+exits 0 iff all exist and the product includes no test code.
 """
 
 import os
@@ -90,6 +98,34 @@ def exists(word: str, present: set[str], folders: set[str]) -> bool:
                for w in (word, "include/" + word))
 
 
+PRODUCT = ("arch/", "boot/", "include/", "lib/", "mm/", "smp/")
+TEST_PARTS = ("lib/selftest/", "include/selftest/",
+              "include/arch/test_services.h")
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+
+
+def is_test_include(target: str) -> bool:
+    """An #include of test code: tests/, the harness, the test services."""
+    return ("tests/" in target or target.startswith("selftest/")
+            or target == "arch/test_services.h")
+
+
+def product_test_includes(files: list[str]) -> list[str]:
+    """"file:line: #include" for each include of test code in the product."""
+    found = []
+    for path in files:
+        if (not path.startswith(PRODUCT) or path.startswith(TEST_PARTS)
+                or os.path.basename(path).startswith("test_services.")
+                or not path.endswith((".c", ".h", ".S"))):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE.match(line)
+                if m and is_test_include(m.group(1)):
+                    found.append(f"{path}:{number}: {m.group(1)}")
+    return found
+
+
 def main() -> int:
     os.chdir(os.path.join(os.path.dirname(os.path.realpath(__file__)),
                           "..", ".."))
@@ -100,12 +136,15 @@ def main() -> int:
         folders |= {os.path.dirname(d) for d in folders}
     checked = [(p, names_in(p)) for p in files]
     checked = [(p, n) for p, n in checked if n]
-    ktap = KtapWriter(len(checked))
+    ktap = KtapWriter(len(checked) + 1)
     for path, names in checked:
         missing = [f"{path}:{line}: {word}" for line, word in names
                    if not exists(word.rstrip("/"), present, folders)]
         ktap.result(not missing, path, "\n".join(
             ["names paths that are not in the tree:"] + missing))
+    offenders = product_test_includes(files)
+    ktap.result(not offenders, "product_includes_no_test_code", "\n".join(
+        ["product code includes test code:"] + offenders))
     return ktap.status()
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """check_runner.py - prove the runner fails what must fail (`make check-runner`).
 
-For every target it builds the images of tests/selftest/fault.c, which
-misbehave on purpose, plus one clean image, and boots them all through
+For every target it builds the FAULT images (tests/selftest/fault/ and
+tests/selftest/variant/early_poweroff.c), which misbehave on purpose,
+plus one clean image, and boots them all through
 bbtest, the runner `make test` uses. Each fault must be reported as a
 failure for its own reason; the clean image must pass (a runner that fails
 everything proves nothing); and bbtest must end with a totals line that

@@ -3,10 +3,10 @@
  * of every target: the counter the benchmarks read and the firmware the
  * poweroff path may fall back on.
  */
-#include <arch/cpu.h>
+#include <arch/test_services.h>
 #include <lib/errno.h>
 #include <lib/ktap.h>
-#include "selftest.h"
+#include <selftest/selftest.h>
 
 SELFTEST(arch_counter_advances, STAGE_BOOT)
 {

@@ -14,7 +14,7 @@
 #include <boot/memory.h>
 #include <lib/printk.h>
 #include <lib/string.h>
-#include "selftest.h"
+#include <selftest/selftest.h>
 
 static volatile uint64_t bss_canary;
 

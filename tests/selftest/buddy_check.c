@@ -4,9 +4,9 @@
 #include <arch/memory.h>
 #include <boot/reserve.h>
 #include <lib/printk.h>
-#include "boot_state.h"
+#include <selftest/boot_state.h>
+#include <selftest/selftest.h>
 #include "buddy_check.h"
-#include "selftest.h"
 
 void buddy_counts_take(struct buddy_counts *c)
 {

@@ -17,8 +17,8 @@
  */
 #include <arch/memory.h>
 #include <lib/printk.h>
+#include <selftest/selftest.h>
 #include "buddy_check.h"
-#include "selftest.h"
 
 /* "after order N", for the messages of buddy_restored(). */
 static const char *after_order(unsigned int order)

@@ -22,9 +22,9 @@
 #include <lib/printk.h>
 #include <mm/memblock.h>
 #include <mm/mm.h>
+#include <selftest/selftest.h>
 #include <smp/smp.h>
 #include "buddy_check.h"
-#include "selftest.h"
 
 #define BLOCKS_PER_ORDER	4
 #define MAX_HELD		(BLOCKS_PER_ORDER * NR_PAGE_ORDERS)

@@ -25,7 +25,7 @@
  * second and 5 GiB a few seconds per pass, so every word is written and
  * read back: no sampling.
  */
-#include <arch/cpu.h>
+#include <arch/test_services.h>
 #include <arch/memory.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
@@ -33,9 +33,9 @@
 #include <boot/readers.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
-#include "boot_state.h"
+#include <selftest/boot_state.h>
+#include <selftest/selftest.h>
 #include "buddy_check.h"
-#include "selftest.h"
 
 static struct {
 	struct buddy_counts before;

@@ -21,8 +21,8 @@
 #include <arch/memory.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <selftest/selftest.h>
 #include "buddy_check.h"
-#include "selftest.h"
 
 #define GENMASK(h, l)	((~0UL << (l)) & (~0UL >> (8 * sizeof(long) - 1 - (h))))
 #define TOP_BYTES	(PAGE_SIZE << MAX_PAGE_ORDER)

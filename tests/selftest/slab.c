@@ -22,9 +22,9 @@
  * small classes takes seconds, not minutes, under TCG.
  */
 #include <lib/printk.h>
+#include <selftest/selftest.h>
 #include "../../mm/slab_state.h"
 #include "buddy_check.h"
-#include "selftest.h"
 
 /* Memory left to the slabs when exhausting: 16 MiB, at least 4 slabs. */
 #define SLAB_EXHAUST_BYTES	MAX(16UL << 20, 4 * SLAB_SIZE)

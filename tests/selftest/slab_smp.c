@@ -16,10 +16,10 @@
  * A machine with one CPU skips it.
  */
 #include <lib/printk.h>
+#include <selftest/selftest.h>
 #include <smp/smp.h>
 #include "../../mm/slab_state.h"
 #include "buddy_check.h"
-#include "selftest.h"
 
 #define SMP_TABLE	512
 #define SMP_ROUNDS	3000

@@ -17,7 +17,7 @@
  * that 8 emulated CPUs on 2 host cores stay within seconds), and each
  * CPU counts its own iterations in its per-CPU area:
  * the shared totals must equal the sum of those, exactly. Where the arch
- * cannot start secondary CPUs yet, each case says so and skips.
+ * cannot start secondary CPUs, each case says so and skips.
  */
 #include <arch/smp.h>
 #include <boot/cpus.h>
@@ -25,9 +25,9 @@
 #include <lib/atomic.h>
 #include <lib/errno.h>
 #include <lib/ktap.h>
+#include <selftest/selftest.h>
 #include <smp/smp.h>
 #include <smp/spinlock.h>
-#include "selftest.h"
 
 #define TORTURE_NS		(1000ULL * 1000 * 1000)
 #define TORTURE_MAX_ITERATIONS	20000UL
@@ -42,20 +42,20 @@ struct smp_probe {
 static DEFINE_PER_CPU(struct smp_probe, smp_probe);
 
 /*
- * Why CPUs cannot be checked here, or NULL: the arch cannot start them
- * yet, or no CPU list was read (x86_64 until the MADT is), or, for the
- * torture cases (@race), one CPU has nobody to race.
+ * Why CPUs cannot be checked here, or NULL: the arch cannot start them,
+ * or the boot information lists no CPUs (no device tree, no ACPI MADT),
+ * or, for the torture cases (@race), one CPU has nobody to race.
  */
 static const char *smp_untestable(bool race)
 {
 	const struct boot_cpus *cpus = selftest_boot_facts.cpus;
 
 	if (smp_bringup_error() == -EOPNOTSUPP)
-		return "this arch cannot start secondary CPUs yet "
+		return "this arch cannot start secondary CPUs "
 		       "(arch_cpu_start: -EOPNOTSUPP)";
 	if (!boot_info_fdt(selftest_boot_facts.proto, selftest_boot_facts.info)
 	    && cpus && cpus->nr == 1)
-		return "no CPU list is read from this boot information yet";
+		return "the boot information lists no CPU but the boot CPU";
 	if (race && num_online_cpus() < 2)
 		return "one CPU online: nothing to race";
 	return NULL;

@@ -9,10 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <mm/mm.h>
-#include <mm/test_reset.h>
 #include "host.h"
+#include "machine.h"
 
 #define SPAN		((size_t)8 << 20 << (MAX_PAGE_ORDER > 10 ? MAX_PAGE_ORDER - 10 : 0))
 #define NR_HELD		256
@@ -37,19 +36,9 @@ static void fail(const char *what)
 
 static void setup(const uint8_t **data, size_t *size)
 {
-	static char *mem;
 	unsigned long start, pages;
 
-	if (!mem) {
-		mem = mmap(NULL, SPAN, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (mem == MAP_FAILED)
-			fail("cannot map the machine");
-	}
-	memblock_reset_for_test();
-	page_alloc_reset_for_test();
-	host_console_capture_start(true);
-	host_set_phys_offset((uintptr_t)mem);
+	machine_fuzz_reset(SPAN);
 	start = *size ? (*data)[0] % 64 : 0;
 	pages = (SPAN >> PAGE_SHIFT) - start - (*size > 1 ? (*data)[1] : 0);
 	if (memblock_add(PFN_PHYS(start), PFN_PHYS(pages)))

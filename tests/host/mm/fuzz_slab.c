@@ -11,10 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <mm/mm.h>
-#include <mm/test_reset.h>
 #include "host.h"
+#include "machine.h"
 
 #define SPAN		((size_t)6 << 20)
 #define NR_HELD		512
@@ -39,19 +38,7 @@ static void fail(const char *what)
 
 static void setup(void)
 {
-	static char *mem;
-
-	if (!mem) {
-		mem = mmap(NULL, SPAN, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (mem == MAP_FAILED)
-			fail("cannot map the machine");
-	}
-	memblock_reset_for_test();
-	page_alloc_reset_for_test();
-	slab_reset_for_test();
-	host_console_capture_start(true);
-	host_set_phys_offset((uintptr_t)mem);
+	machine_fuzz_reset(SPAN);
 	if (memblock_add(PAGE_SIZE, SPAN - PAGE_SIZE) || !memblock_free_all())
 		fail("no machine");
 	kmem_cache_init();

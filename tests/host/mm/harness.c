@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <lib/ktap.h>
+#include <mm/numa.h>
 #include <mm/test_reset.h>
 #include "harness.h"
 
@@ -76,6 +77,7 @@ int host_test_main(const struct host_test *tests, size_t n)
 		bool ok;
 
 		memblock_reset_for_test();
+		numa_reset();
 		page_alloc_reset_for_test();
 		slab_reset_for_test();
 		host_set_phys_offset(0);

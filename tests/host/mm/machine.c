@@ -3,11 +3,27 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <mm/test_reset.h>
+#include "host.h"
 #include "machine.h"
 
 void machine_map(phys_addr_t span)
 {
 	host_set_phys_offset((uintptr_t)host_map(span, SZ_1M));
+}
+
+void machine_fuzz_reset(size_t span)
+{
+	/* One machine per process, mapped at the first input. */
+	static void *mem;
+
+	if (!mem)
+		mem = host_map(span, PAGE_SIZE);
+	memblock_reset_for_test();
+	page_alloc_reset_for_test();
+	slab_reset_for_test();
+	host_console_capture_start(true);
+	host_set_phys_offset((uintptr_t)mem);
 }
 
 bool std_machine(unsigned int nr_top)
@@ -31,6 +47,57 @@ bool std_machine(unsigned int nr_top)
 	return true;
 }
 
+struct zone *only_zone(void)
+{
+	struct zone *found = NULL;
+
+	for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
+		if (!page_allocator.zone_table[id])
+			continue;
+		if (found)
+			return NULL;
+		found = page_allocator.zone_table[id];
+	}
+	return found;
+}
+
+unsigned long all_max_runs(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int id = 0; id < MAX_ZONE_IDS; id++)
+		if (page_allocator.zone_table[id])
+			n += page_allocator.zone_table[id]->max_runs;
+	return n;
+}
+
+/* Every zone's runs, one after the other, in zone id order. */
+static unsigned long copy_runs(struct deferred_run *to)
+{
+	unsigned long n = 0;
+
+	for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
+		const struct zone *z = page_allocator.zone_table[id];
+
+		if (!z)
+			continue;
+		if (to)
+			memcpy(to + n, z->deferred, z->nr_runs * sizeof(*to));
+		n += z->nr_runs;
+	}
+	return n;
+}
+
+static void count_blocks(unsigned long (*blocks)[NR_PAGE_ORDERS])
+{
+	for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
+		const struct zone *z = page_allocator.zone_table[id];
+
+		for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+			blocks[id][o] = z ? z->free_area[o].nr_free : 0;
+	}
+}
+
 void snapshot_take(struct snapshot *s)
 {
 	const struct page_allocator *pa = &page_allocator;
@@ -40,26 +107,26 @@ void snapshot_take(struct snapshot *s)
 	s->bytes = nr_map_pages();
 	s->map = malloc(s->bytes);
 	memcpy(s->map, pa->map, s->bytes);
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		s->blocks[o] = pa->free_area[o].nr_free;
+	count_blocks(s->blocks);
 	s->nr_free = nr_free_pages();
 	s->nr_managed = pa->nr_managed;
-	s->nr_runs = pa->nr_runs;
-	s->runs = malloc(pa->nr_runs * sizeof(*s->runs) + 1);
-	memcpy(s->runs, pa->deferred, pa->nr_runs * sizeof(*s->runs));
+	s->nr_runs = copy_runs(NULL);
+	s->runs = malloc(s->nr_runs * sizeof(*s->runs) + 1);
+	copy_runs(s->runs);
 }
 
 bool snapshot_same(const struct snapshot *s)
 {
 	const struct page_allocator *pa = &page_allocator;
+	unsigned long blocks[MAX_ZONE_IDS][NR_PAGE_ORDERS];
 
 	/* Pages are counted alike cached or not; blocks once merged back. */
 	if (s->nr_free != nr_free_pages())
 		return false;
 	drain_all_pages();
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		if (s->blocks[o] != pa->free_area[o].nr_free)
-			return false;
+	count_blocks(blocks);
+	if (memcmp(blocks, s->blocks, sizeof(blocks)))
+		return false;
 	return s->nr_free == nr_free_pages() && s->nr_managed == pa->nr_managed &&
 	       s->bytes == nr_map_pages() &&
 	       memcmp(s->map, pa->map, s->bytes) == 0 &&
@@ -68,10 +135,17 @@ bool snapshot_same(const struct snapshot *s)
 
 bool snapshot_runs_same(const struct snapshot *s)
 {
-	const struct page_allocator *pa = &page_allocator;
+	struct deferred_run *now;
+	unsigned long n = copy_runs(NULL);
+	bool same;
 
-	return s->nr_runs == pa->nr_runs &&
-	       memcmp(s->runs, pa->deferred, s->nr_runs * sizeof(*s->runs)) == 0;
+	if (n != s->nr_runs)
+		return false;
+	now = malloc(n * sizeof(*now) + 1);
+	copy_runs(now);
+	same = memcmp(s->runs, now, n * sizeof(*now)) == 0;
+	free(now);
+	return same;
 }
 
 void snapshot_drop(struct snapshot *s)

@@ -21,6 +21,14 @@
 void machine_map(phys_addr_t span);
 
 /*
+ * machine_fuzz_reset - the libFuzzer targets' fresh start for each input:
+ * physical [0, @span) backed as machine_map() does (mapped at the first
+ * call, the same memory afterwards), memblock, the page allocator and the
+ * slab allocator reset, the console captured from here.
+ */
+void machine_fuzz_reset(size_t span);
+
+/*
  * std_machine - @nr_top top-order blocks at 2 GiB, the metadata in a small
  * bank of its own at 3 GiB, handed off, and every block below the top order
  * taken out (held, never freed) so that the free lists hold exactly @nr_top
@@ -41,11 +49,15 @@ bool std_machine(unsigned int nr_top);
 struct snapshot {
 	unsigned char *map;
 	size_t bytes;
-	unsigned long blocks[NR_PAGE_ORDERS];
+	unsigned long blocks[MAX_ZONE_IDS][NR_PAGE_ORDERS];
 	unsigned long nr_free, nr_managed;
 	struct deferred_run *runs;
 	unsigned long nr_runs;
 };
+
+/* The one populated zone (NULL when there are several); all zones' runs. */
+struct zone *only_zone(void);
+unsigned long all_max_runs(void);
 
 void snapshot_take(struct snapshot *s);
 bool snapshot_same(const struct snapshot *s);

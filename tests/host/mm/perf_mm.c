@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <arch/cpu.h>
+#include <arch/test_services.h>
 #include <arch/memory.h>
 #include <mm/mm.h>
 #include <mm/test_reset.h>

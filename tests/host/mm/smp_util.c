@@ -163,8 +163,9 @@ unsigned long pcp_pages_elsewhere(void)
 	unsigned long n = 0;
 
 	for_each_online_cpu(cpu)
-		if (cpu != me)
-			n += (unsigned long)READ_ONCE(per_cpu_ptr(&pcp_pages,
-								  cpu)->count);
+		for (unsigned int id = 0; id < MAX_ZONE_IDS; id++)
+			if (cpu != me && page_allocator.zone_table[id])
+				n += (unsigned long)READ_ONCE(zone_pcp(
+					page_allocator.zone_table[id], cpu)->count);
 	return n;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <arch/cpu.h>
+#include <arch/test_services.h>
 #include "machine.h"
 
 /* Split: one top block becomes one free block of every order o..MAX-1. */
@@ -341,8 +341,8 @@ static bool handoff_touches_no_top_block(void)
 	EXPECT(memblock_free_all(), "hand-off");
 	meta = virt_to_phys(page_allocator.map);
 	top = nr_free_blocks(MAX_PAGE_ORDER);
-	EXPECT(page_allocator.nr_deferred == top && top >= SZ_1G / TOP_BYTES - 1,
-	       "%lu of %lu top-order blocks deferred", page_allocator.nr_deferred,
+	EXPECT(nr_deferred_blocks() == top && top >= SZ_1G / TOP_BYTES - 1,
+	       "%lu of %lu top-order blocks deferred", nr_deferred_blocks(),
 	       top);
 	EXPECT(resident_pages(SZ_1G, SZ_1G, meta, PFN_PHYS(PFN_UP(
 		       page_allocator.metadata_alloc))) <= NR_PAGE_ORDERS,
@@ -359,13 +359,13 @@ static bool handoff_touches_no_top_block(void)
 		if (got % 64 == 0)
 			EXPECT_SOUND();
 	}
-	EXPECT(got == top && page_allocator.nr_deferred == 0 &&
-	       page_allocator.nr_runs == 0, "%lu of %lu", got, top);
+	EXPECT(got == top && nr_deferred_blocks() == 0 &&
+	       only_zone()->nr_runs == 0, "%lu of %lu", got, top);
 	EXPECT_SOUND();
 	while (got)
 		__free_pages(blocks[--got], MAX_PAGE_ORDER);
 	EXPECT(snapshot_same(&base), "all free again, on the list now");
-	EXPECT(page_allocator.nr_deferred == 0 &&
+	EXPECT(nr_deferred_blocks() == 0 &&
 	       nr_free_blocks(MAX_PAGE_ORDER) == top, "linked when freed");
 	snapshot_drop(&base);
 	free(blocks);
@@ -378,8 +378,10 @@ static bool handoff_touches_no_top_block(void)
  */
 #define SECTION_TABLE_BYTES						\
 	(sizeof(struct mem_section) +					\
-	 (PAGES_PER_SECTION / MAP_CHUNK_PAGES) * sizeof(uint32_t))
-#define RUN_TABLE_BYTES	(page_allocator.max_runs * sizeof(struct deferred_run))
+	 (PAGES_PER_SECTION / MAP_CHUNK_PAGES) *			\
+		 (sizeof(uint32_t) + sizeof(uint8_t)))
+#define RUN_TABLE_BYTES	(all_max_runs() * sizeof(struct deferred_run) +	\
+			 page_allocator.nr_segments * sizeof(struct zone_segment))
 
 /* Measured metadata per page, and hand-off time, for growing machines. */
 static bool metadata_and_handoff_scale(void)

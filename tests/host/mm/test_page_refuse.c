@@ -48,11 +48,12 @@ static bool refuse_double_free(void)
 /* The hand-off's deferred top-order blocks are free like any other. */
 static bool refuse_free_of_deferred_block(void)
 {
-	struct page_allocator *pa = &page_allocator;
+	struct zone *pa;
 	struct page *p;
 
 	if (!std_machine(2))
 		return false;
+	pa = only_zone();
 	EXPECT(pa->nr_runs == 1 && pa->nr_deferred == 2, "two blocks deferred");
 	p = pfn_to_page(pa->deferred[0].pfn);
 	EXPECT(refused(p, MAX_PAGE_ORDER, FREE_REFUSED_DOUBLE_FREE,
@@ -143,7 +144,7 @@ static bool refuse_out_of_range_and_bad_order(void)
 /* Break the state by hand, one way at a time: the checker must notice. */
 static bool checker_sees_every_broken_invariant(void)
 {
-	struct page_allocator *pa = &page_allocator;
+	struct zone *pa;
 	struct page *p, *q;
 	struct free_block *node;
 	unsigned int o;
@@ -151,6 +152,7 @@ static bool checker_sees_every_broken_invariant(void)
 
 	if (!std_machine(2))
 		return false;
+	pa = only_zone();
 	EXPECT_SOUND();
 	/* The buddy lists' own invariants: blocks straight from them. */
 	zone_pcp_disable();
@@ -172,10 +174,10 @@ static bool checker_sees_every_broken_invariant(void)
 	EXPECT(page_alloc_check() > 0 && console_says("nr_free says") &&
 	       console_says("nr_free_pages() says"), "count");
 	pa->free_area[MAX_PAGE_ORDER].nr_free--;
-	pa->nr_managed++;
+	page_allocator.nr_managed++;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("managed"), "managed");
-	pa->nr_managed--;
+	page_allocator.nr_managed--;
 	EXPECT_SOUND();
 
 	/* Two order-0 buddies put on the list without merging. */
@@ -185,12 +187,12 @@ static bool checker_sees_every_broken_invariant(void)
 	EXPECT((page_to_pfn(p) ^ page_to_pfn(q)) == 1, "buddies");
 	p->state = PG_FREE | 0;
 	q->state = PG_FREE | 0;
-	free_area_add(0, p);
-	free_area_add(0, q);
+	free_area_add(pa, 0, p);
+	free_area_add(pa, 0, q);
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("left unmerged"), "merge");
-	free_area_del(0, p);
-	free_area_del(0, q);
+	free_area_del(pa, 0, p);
+	free_area_del(pa, 0, q);
 	p->state = q->state = PG_ALLOC | 0;
 	EXPECT_SOUND();
 
@@ -204,16 +206,16 @@ static bool checker_sees_every_broken_invariant(void)
 	EXPECT_SOUND();
 
 	/* Tables that no longer describe the map. */
-	pa->chunk_nr[0]++;
+	page_allocator.chunk_nr[0]++;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("chunk table disagrees"),
 	       "chunk table");
-	pa->chunk_nr[0]--;
-	pa->sections[0].lo += MAP_CHUNK_PAGES;
+	page_allocator.chunk_nr[0]--;
+	page_allocator.sections[0].lo += MAP_CHUNK_PAGES;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("section tables disagree"),
 	       "section table");
-	pa->sections[0].lo -= MAP_CHUNK_PAGES;
+	page_allocator.sections[0].lo -= MAP_CHUNK_PAGES;
 	EXPECT_SOUND();
 
 	/* Deferred runs that no longer match the map. */

@@ -402,7 +402,7 @@ static bool refused_cached(struct page *p, unsigned int order,
 			   const char *why)
 {
 	unsigned long free_before = nr_free_pages();
-	unsigned long cached_before = pcp_count_pages();
+	unsigned long cached_before = pcp_count_pages(NULL);
 	uint8_t state = p->state;
 	char msg[160];
 
@@ -413,7 +413,7 @@ static bool refused_cached(struct page *p, unsigned int order,
 		 page_to_pfn(p), order, why);
 	EXPECT(console_says(msg), "no \"%s\" on the console", msg);
 	EXPECT(p->state == state && nr_free_pages() == free_before &&
-	       pcp_count_pages() == cached_before, "state changed");
+	       pcp_count_pages(NULL) == cached_before, "state changed");
 	EXPECT_SOUND();
 	return true;
 }
@@ -487,7 +487,7 @@ static bool checker_sees_pcp(void)
 		return false;
 	p = alloc_pages(0, 0);
 	__free_pages(p, 0);
-	pcp = this_cpu_ptr(&pcp_pages);
+	pcp = this_cpu_ptr(page_zone(p)->per_cpu_pageset);
 	EXPECT(pcp->lists[0] && pcp->lists[0]->page == p, "p at the head");
 	EXPECT_SOUND();
 

@@ -5,7 +5,7 @@
  * The per-CPU offset lives in tp: buddyboot has no thread-local storage,
  * so the ABI's thread pointer is free, and the compiler never touches it.
  * entry.S zeroes it at the boot hart's entry; a secondary hart's entry
- * (smp_entry.S) loads its own before any C.
+ * (secondary.S) loads its own before any C.
  */
 #ifndef ASM_SMP_H
 #define ASM_SMP_H

@@ -46,7 +46,7 @@
 #ifdef __ASSEMBLY__
 /*
  * The kernel's data segments, after a lgdt of x86_gdt in 64-bit mode
- * (head.S for the boot CPU, trampoline.S for the others): DS, ES, SS the
+ * (entry.S for the boot CPU, secondary.S for the others): DS, ES, SS the
  * flat data descriptor, FS and GS null. Clobbers eax; GS's base is reset
  * on some CPUs, so the per-CPU base is set after this.
  */

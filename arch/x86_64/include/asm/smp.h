@@ -8,7 +8,7 @@
  * arch_percpu_offset() is one load, `mov %gs:0`, on every x86_64 CPU:
  * unlike rdgsbase it needs neither CPUID's FSGSBASE nor CR4.FSGSBASE.
  * Setting it writes the word and the GS base MSR (wrmsr, privileged and
- * slow: once per CPU at its entry). head.S points GS at the section
+ * slow: once per CPU at its entry). entry.S points GS at the section
  * itself (offset 0) at the boot CPU's entry.
  */
 #ifndef ASM_SMP_H

@@ -1,5 +1,5 @@
 /*
- * head.S - the x86_64 boot stub: from a loader's 32-bit protected mode to
+ * entry.S - the x86_64 boot stub: from a loader's 32-bit protected mode to
  * boot_main() in long mode.
  *
  * Two loaders, one image:
@@ -15,7 +15,7 @@
  * boot page tables (identity map of [0, 4 GiB) with 2 MiB pages; the
  * first 2 MiB with 4 KiB pages so that the page under the boot stack is a
  * guard page), enables PAE, EFER.LME and paging, loads the GDT,
- * far-jumps to 64-bit code, clears BSS and calls x86_start() (start.c)
+ * far-jumps to 64-bit code, clears BSS and calls x86_start() (cpu.c)
  * with the entry used and the loader's eax and ebx, untouched.
  *
  * The page tables and the stack live in NOLOAD sections inside the image,

@@ -3,10 +3,10 @@
  * on, checked on every boot.
  */
 #include <arch/fixup.h>
-#include <lib/ktap.h>
-#include "../../tests/selftest/selftest.h"
 #include <arch/memory.h>
+#include <lib/ktap.h>
 #include <mm/memblock.h>
+#include <selftest/selftest.h>
 #include "sysreg.h"
 #include "translate.h"
 

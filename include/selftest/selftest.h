@@ -1,6 +1,10 @@
 /*
  * selftest.h - in-kernel test cases that print KTAP and decide the verdict.
  *
+ * The harness is lib/selftest/, linked into test images only; the cases
+ * live under tests/selftest/ (tests/selftest/arch/<arch>/ for one
+ * target's). The boot flow reaches them through boot/selftests.h.
+ *
  * A case registers itself with SELFTEST() or SELFTEST_PER_ORDER(); the
  * registry is the linker section ".selftests" (bounded by __selftests_start
  * and __selftests_end in every linker script). Cases run in ascending
@@ -15,9 +19,10 @@
  * that order in this much memory) returns selftest_skip("why"): KTAP's
  * "ok N name # SKIP why", which the runner counts as neither pass nor fail.
  */
-#ifndef TESTS_SELFTEST_H
-#define TESTS_SELFTEST_H
+#ifndef SELFTEST_SELFTEST_H
+#define SELFTEST_SELFTEST_H
 
+#include <boot/selftests.h>
 #include <lib/compiler.h>
 #include <lib/types.h>
 #include <mm/page_order.h>
@@ -76,26 +81,8 @@ bool selftest_skip(const char *fmt, ...) __printf(1, 2);
  */
 bool selftest_run_all(void);
 
-#ifdef CONFIG_SELFTEST_FAULT_early_poweroff
-/* FAULT=early-poweroff: power off with PASS before the plan line. */
-void selftest_fault_early(void) __noreturn;
-#endif
+/* What boot_main() learned before the cases run, for the STAGE_BOOT cases:
+ * a copy boot_observe() keeps (lib/selftest/boot_state.c). */
+extern struct boot_facts selftest_boot_facts;
 
-#ifdef CONFIG_BENCH
-/* BENCH=1 images: measure instead of test (bench.c). Return: all ran. */
-bool bench_run_all(void);
-#endif
-
-struct boot_cpus;
-
-/* What boot_main() learned before the cases run, for the STAGE_BOOT cases. */
-struct selftest_boot_facts {
-	bool bss_was_clear;		/* BSS all zero on entry to boot_main */
-	unsigned int proto;		/* enum boot_protocol */
-	phys_addr_t info;		/* boot-info pointer as handed over */
-	unsigned long boot_cpu;
-	const struct boot_cpus *cpus;	/* what smp_init() was given */
-};
-extern struct selftest_boot_facts selftest_boot_facts;
-
-#endif /* TESTS_SELFTEST_H */
+#endif /* SELFTEST_SELFTEST_H */

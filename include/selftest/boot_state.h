@@ -2,15 +2,15 @@
  * boot_state.h - what the selftests remember from before the hand-off, to
  * prove afterwards that the allocator touched none of it.
  *
- * boot_main() calls selftest_record_boot_state() once the memory map and
+ * boot_observe(BOOT_BEFORE_HANDOFF) records it once the memory map and
  * every reservation are known, just before memblock_free_all(). It takes
  * checksums of the kernel text, the boot info (DTB, multiboot2 information
  * or PVH start info) and every boot module (initrd), keeps a sorted, merged
  * copy of the reservation table boot/reserve.c recorded (independent of
  * memblock's own merging), and asks the firmware for its version.
  */
-#ifndef TESTS_SELFTEST_BOOT_STATE_H
-#define TESTS_SELFTEST_BOOT_STATE_H
+#ifndef SELFTEST_BOOT_STATE_H
+#define SELFTEST_BOOT_STATE_H
 
 #include <arch/entry.h>
 #include <boot/reserve.h>
@@ -55,9 +55,6 @@ struct selftest_boot_state {
 
 extern struct selftest_boot_state selftest_boot_state;
 
-/* selftest_record_boot_state - see above; called once, before the hand-off. */
-void selftest_record_boot_state(enum boot_protocol proto, phys_addr_t info);
-
 /*
  * selftest_checksum - a 64-bit checksum of @size bytes at physical @base
  * (FNV-1a over 64-bit words, the tail byte by byte): any changed, moved or
@@ -80,4 +77,4 @@ const struct boot_span *selftest_kept_span(phys_addr_t base, phys_addr_t end);
 const struct boot_span *selftest_reserved_span(phys_addr_t base,
 					       phys_addr_t end);
 
-#endif /* TESTS_SELFTEST_BOOT_STATE_H */
+#endif /* SELFTEST_BOOT_STATE_H */

@@ -1,7 +1,7 @@
 /*
- * bench.c - the guest side of `make bench-qemu` (BENCH=1 images only):
- * the cost of one alloc+free at each order, and of the boot up to the
- * allocator being ready, in arch_counter() ticks.
+ * bench.c - the guest side of `make bench-qemu`, the BENCH=1 variant of
+ * boot_selftests(): the cost of one alloc+free at each order, and of the
+ * boot up to the allocator being ready, in arch_counter() ticks.
  *
  * Under QEMU with -icount shift=0,sleep=off every tick is one guest
  * instruction (riscv64 instret, aarch64 PMCCNTR, x86_64 TSC: all derived
@@ -24,17 +24,18 @@
  * free lists (so the split and merge depth is whatever this memory gives),
  * minus the cost of reading the counter; then again with every free block
  * below the top order held, so that each pair splits a top-order block
- * down to the order and merges it back up: the longest path. The boot numbers leave out the
- * time selftest_record_boot_state() spends on its checksums.
+ * down to the order and merges it back up: the longest path. The boot
+ * numbers leave out the time boot_observe() spends on its checksums
+ * before the hand-off.
  */
-#ifdef CONFIG_BENCH
-#include <arch/cpu.h>
+#include <arch/test_services.h>
+#include <boot/selftests.h>
 #include <lib/ktap.h>
 #include <lib/printk.h>
 #include <mm/mm.h>
-#include "boot_state.h"
-#include "buddy_check.h"
-#include "selftest.h"
+#include <selftest/boot_state.h>
+#include <selftest/selftest.h>
+#include "../buddy_check.h"
 
 #define BENCH_ROUNDS	64
 
@@ -124,7 +125,7 @@ static void bench_kmalloc(struct ktap *k, uint64_t overhead)
 	}
 }
 
-bool bench_run_all(void)
+bool boot_selftests(const struct boot_facts *facts)
 {
 	const struct selftest_boot_state *s = &selftest_boot_state;
 	/* Without the checksums the selftests take before the hand-off. */
@@ -162,4 +163,3 @@ bool bench_run_all(void)
 	bench_kmalloc(&k, overhead);
 	return ktap_passed(&k);
 }
-#endif /* CONFIG_BENCH */

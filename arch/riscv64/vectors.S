@@ -1,5 +1,5 @@
 /*
- * trap_entry.S - riscv64 trap entry: save the frame, call riscv_trap().
+ * vectors.S - riscv64 trap entry: save the frame, call riscv_trap().
  *
  * Every trap is unexpected (buddyboot never enables an interrupt) except
  * the ones fixup.h lists. sscratch holds the top of the exception stack

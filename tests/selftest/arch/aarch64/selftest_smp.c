@@ -21,10 +21,10 @@
 #include <lib/ktap.h>
 #include <lib/string.h>
 #include <mm/page_alloc.h>
+#include <selftest/boot_state.h>
+#include <selftest/selftest.h>
 #include <smp/percpu.h>
 #include <smp/smp.h>
-#include "../../tests/selftest/boot_state.h"
-#include "../../tests/selftest/selftest.h"
 #include "psci.h"
 #include "secondary.h"
 #include "smp_local.h"

@@ -11,8 +11,8 @@
 #include <arch/smp.h>
 #include <asm/processor-flags.h>
 #include <lib/ktap.h>
+#include <selftest/selftest.h>
 #include <smp/smp.h>
-#include "../../tests/selftest/selftest.h"
 #include "apic.h"
 #include "pgtable.h"
 #include "x86_64.h"

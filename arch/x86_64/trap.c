@@ -1,5 +1,5 @@
 /*
- * traps.c - reporting an exception: no exception is expected in
+ * trap.c - reporting an exception: no exception is expected in
  * buddyboot, so each one is a crash to describe as fully as possible.
  *
  * The first line is the marker the runner looks for, with the CPU it

@@ -1,5 +1,5 @@
 /*
- * trampoline.S - where a secondary CPU starts: real mode, at the page a
+ * secondary.S - where a secondary CPU starts: real mode, at the page a
  * SIPI names, to long mode on the boot CPU's page tables, then C.
  *
  * x86_trampoline_start..x86_trampoline_end is position-independent 16-
@@ -16,7 +16,7 @@
  *     32-bit and a 64-bit code descriptor, a data descriptor), CR0.PE,
  *     far jump to 32-bit protected mode;
  *   protected mode, flat: the boot CPU's CR4 (PAE among it), CR3 (the
- *     page tables, below 4 GiB: head.S's boot_pml4) and EFER (LME), then
+ *     page tables, below 4 GiB: entry.S's boot_pml4) and EFER (LME), then
  *     its CR0 (PG, WP): paging on makes long mode active; far jump to
  *     the 64-bit code descriptor, at x86_secondary_entry64;
  *   long mode, in the kernel: the kernel's GDT and data segments (CS is

@@ -7,11 +7,9 @@
 #include <stdarg.h>
 #include <lib/ktap.h>
 #include <lib/printk.h>
-#include "selftest.h"
+#include <selftest/selftest.h>
 
 extern const struct selftest __selftests_start[], __selftests_end[];
-
-struct selftest_boot_facts selftest_boot_facts;
 
 static const char *current_name;
 static unsigned int current_instance;

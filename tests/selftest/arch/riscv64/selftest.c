@@ -3,7 +3,7 @@
  * on, checked on every boot.
  */
 #include <arch/fixup.h>
-#include "../../tests/selftest/selftest.h"
+#include <selftest/selftest.h>
 
 /* A trap covered by a fixup resumes there with every register intact. */
 SELFTEST(riscv64_fixup_resumes, STAGE_BOOT)

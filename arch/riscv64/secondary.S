@@ -1,5 +1,5 @@
 /*
- * smp_entry.S - where a secondary hart enters buddyboot.
+ * secondary.S - where a secondary hart enters buddyboot.
  *
  * riscv_secondary_entry is the start address smp.c gives SBI HSM
  * hart_start: the hart arrives in S-mode, satp = 0, interrupts off,
@@ -9,7 +9,7 @@
  *
  * Its stack is [stack_bottom, stack_top) of the secondary_boot; the top
  * RISCV_EXCEPTION_STACK bytes of it are its exception stack (sscratch,
- * see trap_entry.S), above the kernel stack, so that a kernel stack
+ * see vectors.S), above the kernel stack, so that a kernel stack
  * overflow runs away from it. Then tp = its per-CPU offset, stvec = the
  * trap entry, sie = the software and timer interrupts (never taken, as
  * sstatus.SIE stays 0: they only end arch_cpu_idle()'s wfi), and

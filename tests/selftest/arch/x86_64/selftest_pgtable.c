@@ -1,12 +1,12 @@
 /*
- * selftest_pgtable.c - the boot page tables (head.S) map what they must
+ * selftest_pgtable.c - the boot page tables (entry.S) map what they must
  * and not what they must not: page 0 (where QEMU's PVH ROM puts the
  * memory map), the image and [2 MiB, 4 GiB) to themselves, but not the
  * guard page under the boot stack.
  */
 #include <arch/memory.h>
 #include <asm/processor-flags.h>
-#include "../../tests/selftest/selftest.h"
+#include <selftest/selftest.h>
 #include "pgtable.h"
 
 extern char __boot_stack_guard[];

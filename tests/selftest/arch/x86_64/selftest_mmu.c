@@ -5,7 +5,7 @@
  */
 #include <asm/processor-flags.h>
 #include <mm/memblock.h>
-#include "../../tests/selftest/selftest.h"
+#include <selftest/selftest.h>
 #include "pgtable.h"
 #include "x86_64.h"
 

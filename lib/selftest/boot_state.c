@@ -1,23 +1,27 @@
 /*
- * boot_state.c - checksums and copies taken before the hand-off, for the
- * integrity cases (see boot_state.h).
+ * boot_state.c - the test images' boot_observe(): checksums and copies
+ * taken before the hand-off, for the integrity cases (see boot_state.h),
+ * and counter readings along the boot, for the bench.
  *
  * The boot modules (initrd) are found here directly from the boot info,
  * not through boot/'s readers, so that a reader that forgot one would not
  * also hide it from the test: /chosen linux,initrd-start/end in a DTB, the
  * module list of a PVH start info, the module tags (type 3) of multiboot2.
  */
-#include <arch/cpu.h>
 #include <arch/memory.h>
+#include <arch/test_services.h>
 #include <boot/bytes.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/reserve.h>
 #include <lib/printk.h>
 #include <lib/string.h>
-#include "boot_state.h"
+#include <selftest/boot_state.h>
+#include <selftest/selftest.h>
+#include <smp/smp.h>
 
 struct selftest_boot_state selftest_boot_state;
+struct boot_facts selftest_boot_facts;
 
 #define FNV_OFFSET	0xcbf29ce484222325ULL
 #define FNV_PRIME	0x100000001b3ULL
@@ -186,7 +190,7 @@ const struct boot_span *selftest_reserved_span(phys_addr_t base,
 	return NULL;
 }
 
-void selftest_record_boot_state(enum boot_protocol proto, phys_addr_t info)
+static void record_boot_state(enum boot_protocol proto, phys_addr_t info)
 {
 	struct selftest_boot_state *s = &selftest_boot_state;
 	uint64_t t0 = arch_counter();
@@ -210,4 +214,35 @@ void selftest_record_boot_state(enum boot_protocol proto, phys_addr_t info)
 	s->firmware_err = arch_firmware_version(&s->firmware_version);
 	s->recorded = true;
 	s->record_ticks = arch_counter() - t0;
+}
+
+void boot_observe(enum boot_point point, const struct boot_facts *facts)
+{
+	struct selftest_boot_state *s = &selftest_boot_state;
+	static uint64_t smp_start;
+
+	switch (point) {
+	case BOOT_ENTERED:
+		s->counter_entry = arch_counter();
+		break;
+	case BOOT_BEFORE_HANDOFF:
+		record_boot_state(facts->proto, facts->info);
+		break;
+	case BOOT_ALLOCATOR_READY:
+		s->counter_allocator_ready = arch_counter();
+		break;
+	case BOOT_SMP_STARTING:
+		smp_start = arch_counter();
+		break;
+	case BOOT_SMP_ONLINE:
+		s->counter_smp_online = arch_counter();
+		printk("smp: %u CPUs online, %llu counter ticks after "
+		       "boot_main()'s entry, %llu of them in smp_init()\n",
+		       num_online_cpus(),
+		       (unsigned long long)(s->counter_smp_online -
+					    s->counter_entry),
+		       (unsigned long long)(s->counter_smp_online - smp_start));
+		break;
+	}
+	selftest_boot_facts = *facts;
 }

@@ -1,0 +1,151 @@
+/*
+ * mmzone.h - where memory is: NUMA nodes (pg_data_t, NODE_DATA(nid)) and
+ * their zones, with Linux's names and meanings.
+ *
+ * Every node that the boot information names has a pg_data_t. Each node's
+ * memory is split into ZONE_DMA32 (physical addresses below 4 GiB) and
+ * ZONE_NORMAL (the rest); each zone has its own buddy lists, counts, lock
+ * and per-CPU pagesets, and a block never spans two zones, nor merges
+ * across their boundary. A node's zonelist orders every populated zone of
+ * the machine for an allocation that starts at that node: the node's own
+ * zones first (ZONE_NORMAL before ZONE_DMA32), then the other nodes' by
+ * node_distance(), nearest first (equal distances: lower node id first).
+ * See docs/allocator.md.
+ */
+#ifndef MM_MMZONE_H
+#define MM_MMZONE_H
+
+#include <lib/compiler.h>
+#include <lib/types.h>
+#include <mm/numa.h>
+#include <mm/page_order.h>
+#include <smp/spinlock.h>
+
+enum zone_type {
+	ZONE_DMA32,	/* physical addresses below 4 GiB */
+	ZONE_NORMAL,	/* at and above 4 GiB */
+	MAX_NR_ZONES
+};
+
+/* The first pfn of ZONE_NORMAL: 4 GiB, whatever the page size. */
+#define DMA32_END_PFN	((unsigned long)(0x100000000ULL >> PAGE_SHIFT))
+
+/* One number per (node, zone): the index into zone tables. */
+#define MAX_ZONE_IDS	(MAX_NUMNODES * MAX_NR_ZONES)
+
+/*
+ * A free block's first bytes hold its list node, which names the block's
+ * struct page (so taking a block needs no lookup). @check is the node's
+ * and the page's addresses XOR a constant, so stray writes into free
+ * memory show up.
+ */
+struct page;
+struct free_block {
+	struct free_block *next;
+	struct free_block *prev;
+	struct page *page;
+	uintptr_t check;
+};
+
+struct free_area {
+	struct free_block list;		/* sentinel of a circular list */
+	unsigned long nr_free;		/* free blocks: listed and deferred */
+};
+
+/*
+ * Free top-order blocks the hand-off did not link (see page_init.c): a run
+ * of @nr blocks from @pfn, each with a PG_FREE | MAX_PAGE_ORDER head byte
+ * and no list node. Counted in free_area[MAX_PAGE_ORDER].nr_free.
+ */
+struct deferred_run {
+	unsigned long pfn;
+	unsigned long nr;
+};
+
+struct per_cpu_pages;
+struct pglist_data;
+
+struct zone {
+	/* Written by the hand-off, read-only afterwards. */
+	struct pglist_data *zone_pgdat;
+	/* Per-CPU pointer (this_cpu_ptr()) to this zone's pageset. */
+	struct per_cpu_pages *per_cpu_pageset;
+	const char *name;
+	int node;
+	unsigned int zone_idx;		/* enum zone_type */
+	unsigned int id;		/* node * MAX_NR_ZONES + zone_idx */
+	unsigned long zone_start_pfn;	/* lowest pfn of memory in it */
+	unsigned long spanned_pages;	/* up to its highest pfn, holes too */
+	unsigned long present_pages;	/* memory pages in it */
+	unsigned long managed_pages;	/* pages in free or allocated blocks */
+	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */
+
+	/*
+	 * The zone lock. Under it: free_area[] (lists and nr_free, which
+	 * nr_free_pages() reads without it: WRITE_ONCE), the deferred runs
+	 * (deferred[], nr_runs, nr_deferred; the table itself is set up by
+	 * the hand-off), the FREE and TAIL bytes of free blocks in the zone,
+	 * contiguous allocations' head bytes while they are made or freed,
+	 * and @lock_count.
+	 */
+	spinlock_t lock __aligned(64);
+	unsigned long lock_count;	/* acquisitions, for the benchmark */
+	struct deferred_run *deferred;	/* [nr_runs], ascending */
+	unsigned long nr_runs;		/* runs in use */
+	unsigned long max_runs;		/* room for runs */
+	unsigned long nr_deferred;	/* blocks in all runs */
+	struct free_area free_area[NR_PAGE_ORDERS];
+};
+
+/* The zones an allocation may use, in order, ending with NULL. */
+struct zonelist {
+	struct zone *zones[MAX_ZONE_IDS + 1];
+};
+
+typedef struct pglist_data {
+	struct zone node_zones[MAX_NR_ZONES];
+	struct zonelist node_zonelist;	/* fallback order from this node */
+	int node_id;
+	unsigned long node_start_pfn;
+	unsigned long node_spanned_pages;
+	unsigned long node_present_pages;
+} pg_data_t;
+
+/*
+ * The node's pg_data_t, or NULL for a node the hand-off did not set up
+ * (out of range, not online, or before memblock_free_all()). Each is
+ * allocated on its own node when that node has room.
+ */
+extern struct pglist_data *node_data[MAX_NUMNODES];
+
+static inline struct pglist_data *NODE_DATA(int nid)
+{
+	return nid >= 0 && nid < MAX_NUMNODES ? node_data[nid] : NULL;
+}
+
+static inline bool populated_zone(const struct zone *zone)
+{
+	return zone->managed_pages != 0;
+}
+
+/* zone_names - "DMA32", "Normal", as /proc/buddyinfo prints them. */
+extern const char *const zone_names[MAX_NR_ZONES];
+
+/* Pages free in a zone, in a node: buddy lists and per-CPU caches. */
+unsigned long zone_free_pages(const struct zone *zone);
+unsigned long node_free_pages(int nid);
+/* Pages in free or allocated blocks of node @nid (0 for no such node). */
+unsigned long node_managed_pages(int nid);
+
+/* page_zone - the zone of a page of the allocator. */
+struct page;
+struct zone *page_zone(const struct page *page);
+static inline int page_to_nid(const struct page *page)
+{
+	return page_zone(page)->node;
+}
+
+/* The node of the calling CPU: cpu_to_node(smp_processor_id()). */
+int numa_node_id(void);
+
+#endif /* MM_MMZONE_H */
