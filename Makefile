@@ -50,7 +50,7 @@ include $(filter-out mk/config.mk $(MK_ORDER),$(sort $(wildcard mk/*.mk)))
 .PHONY: all image clean distclean
 
 ## all: build the kernel image for ARCH/PAGE_SIZE/MAX_PAGE_ORDER (also: image)
-all image: $(KERNEL_ELF) $(ARCH_IMAGES)
+all image: $(KERNEL_ELF) $(ARCH_IMAGES) $(BOARD_IMAGES)
 	@echo "  BUILT   $(BUILD_DIR)"
 
 ## clean: remove build/

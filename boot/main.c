@@ -2,7 +2,8 @@
  * main.c - the generic boot flow, the same on every target.
  *
  *   boot stub (arch/<arch>/) -> boot_main()
- *     -> console, banner
+ *     -> early console, banner; platform_init(): the board's console
+ *        and exit device from its device tree (platform/)
  *     -> boot_memory_init(): boot info -> memblock, every reservation
  *        (boot/memory.c)
  *     -> arch_mmu_init(): map all RAM
@@ -26,6 +27,8 @@
 #include <boot/selftests.h>
 #include <lib/printk.h>
 #include <mm/mm.h>
+#include <platform/console.h>
+#include <platform/platform.h>
 #include <smp/smp.h>
 
 extern char __bss_start[], __bss_end[];
@@ -89,7 +92,8 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	boot_observe(BOOT_ENTERED, &facts);
 	smp_prepare_boot_cpu(boot_cpu);
 
-	arch_console_init();
+	/* The build's early console (EARLYCON), then the board's own. */
+	console_early_init();
 	printk("\nbuddyboot %s: PAGE_SIZE=%lu MAX_PAGE_ORDER=%d "
 	       "NR_PAGE_ORDERS=%d SECTION_SIZE_BITS=%d\n",
 	       CONFIG_ARCH_NAME, PAGE_SIZE, MAX_PAGE_ORDER, NR_PAGE_ORDERS,
@@ -97,6 +101,7 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	printk("boot cpu %lu, boot info: %s at %#llx, image %p-%p\n",
 	       boot_cpu, proto_name(proto), (unsigned long long)info,
 	       (void *)_start, (void *)_end);
+	platform_init(proto, info);
 
 	boot_memory_init(proto, info);
 	arch_mmu_init();

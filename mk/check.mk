@@ -13,7 +13,9 @@
 #                  PE32+ headers (scripts/efi/check-images.sh);
 #                - every repository path a comment or a doc names exists,
 #                  and product code includes no test code
-#                  (scripts/lint/check-paths.py).
+#                  (scripts/lint/check-paths.py);
+#                - each target's product image (SELFTESTS=0) links no
+#                  test symbol (scripts/lint/check-product.sh).
 #
 # Each prints KTAP and is registered as a suite for the runner. The
 # packages they need are installed (or named) first, as for `make test`.
@@ -24,12 +26,14 @@ HOST_PACKAGES	+= $(CHECK_PACKAGES)
 CHECK_SUITES	:= check-coccinelle=scripts/coccinelle/check.sh \
 		   check-mm-build=tests/host/mm/build-checks.sh \
 		   check-lint=scripts/lint/lint.sh \
-		   check-paths=scripts/lint/check-paths.py
+		   check-paths=scripts/lint/check-paths.py \
+		   check-product=scripts/lint/check-product.sh
 TEST_SUITES	+= $(CHECK_SUITES)
 
-.PHONY: check check-coccinelle check-mm-build check-lint check-paths
+.PHONY: check check-coccinelle check-mm-build check-lint check-paths \
+	check-product
 
-## check: Coccinelle, mm/ build promises, shellcheck, pyflakes, named paths
+## check: Coccinelle, mm/ build promises, shellcheck, pyflakes, named paths, product without tests
 check:
 	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
 	$(Q)$(BBTEST) test $(addprefix --suite ,$(CHECK_SUITES))
@@ -46,3 +50,7 @@ check-lint:
 ## check-paths: every path named in a comment or doc exists; no test code in the product
 check-paths:
 	$(Q)scripts/lint/check-paths.py
+
+## check-product: each target's image without tests (SELFTESTS=0) links no test symbol
+check-product:
+	$(Q)scripts/lint/check-product.sh

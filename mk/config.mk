@@ -10,6 +10,9 @@
 #=                               for the runner's own test (check-runner)
 #= BENCH=1                       build an image that measures instead of
 #=                               testing, for `make bench-qemu`
+#= SELFTESTS=0                   build the product alone: no test harness,
+#=                               no cases (every other image is a test
+#=                               image; make check builds this one too)
 #= LOTTERY=1                     riscv64: start every secondary hart at the
 #=                               image's entry, as a loader that releases
 #=                               all harts at once does, so that each loses
@@ -20,16 +23,27 @@
 #=                               it stay parked
 #= SLAB_DEBUG=1                  red zones and poison in the slab allocator
 #=                               (docs/allocator.md, section 7)
+#= BOARD=name                    the machine booted: boards/<arch>/<name>.mk
+#=                               (default: the arch.mk's DEFAULT_BOARD;
+#=                               `make print-boards` lists a target's)
+#= EARLYCON=<driver>,[io,|mmio32,]<addr>[,<baud>]
+#=                               the console before the device tree is read,
+#=                               as Linux's earlycon (default: the board's,
+#=                               e.g. ns16550a,0x10000000 on riscv64 virt;
+#=                               EARLYCON= for none: the text is kept and
+#=                               replayed on the device tree's console)
 #
 # Each configuration builds into its own folder under build/, so that any
 # number of them sit side by side.
 
-ARCHES		:= riscv64 aarch64 x86_64
+# A target is a folder with an arch.mk; a board, a file under boards/.
+ARCHES		:= $(patsubst arch/%/arch.mk,%,$(sort $(wildcard arch/*/arch.mk)))
 ARCH		?= riscv64
 PAGE_SIZE	?= 4K
 MAX_PAGE_ORDER	?=
 FAULT		?=
 BENCH		?=
+SELFTESTS	?= 1
 SLAB_DEBUG	?=
 NR_CPUS		?= 64
 LOTTERY		?=
@@ -39,6 +53,23 @@ ifeq ($(filter $(ARCH),$(ARCHES)),)
 $(error ARCH=$(ARCH) is not a target; choose one of: $(ARCHES))
 endif
 
+# The board: its QEMU machine, its early console, the device tree it boots
+# with (boards/<arch>/<board>.mk). Read before arch.mk, which builds on it.
+arch_mk_value	= $(shell sed -n 's/^$(2)[[:space:]]*:=[[:space:]]*//p' arch/$(1)/arch.mk)
+DEFAULT_BOARD	:= $(call arch_mk_value,$(ARCH),DEFAULT_BOARD)
+BOARD		?= $(DEFAULT_BOARD)
+BOARDS		:= $(patsubst boards/$(ARCH)/%.mk,%,$(sort $(wildcard boards/$(ARCH)/*.mk)))
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error BOARD=$(BOARD) is not a board of $(ARCH); choose one of: $(BOARDS))
+endif
+BUILD_ROOT	:= build
+include boards/$(ARCH)/$(BOARD).mk
+EARLYCON	?= $(BOARD_EARLYCON)
+# The image differs only by its early console; a board's own folder keeps
+# its images apart anyway.
+earlycon_name	= $(if $(EARLYCON),$(subst $(comma),-,$(EARLYCON)),none)
+comma		:= ,
+
 page_shift_4K	:= 12
 page_shift_16K	:= 14
 page_shift_64K	:= 16
@@ -46,8 +77,9 @@ PAGE_SHIFT	:= $(page_shift_$(PAGE_SIZE))
 ifeq ($(PAGE_SHIFT),)
 $(error PAGE_SIZE=$(PAGE_SIZE) is not a page size; choose 4K, 16K or 64K)
 endif
-ifneq ($(ARCH)-$(PAGE_SIZE),$(filter $(ARCH)-$(PAGE_SIZE),riscv64-4K x86_64-4K aarch64-4K aarch64-16K aarch64-64K))
-$(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): 16K and 64K pages are aarch64 only)
+# Each target's page sizes are its arch.mk's PAGE_SIZES.
+ifeq ($(filter $(PAGE_SIZE),$(call arch_mk_value,$(ARCH),PAGE_SIZES)),)
+$(error PAGE_SIZE=$(PAGE_SIZE) is not available on $(ARCH): its page sizes are $(call arch_mk_value,$(ARCH),PAGE_SIZES))
 endif
 
 # Decimal digits only, without a leading zero: the compiler would read 010
@@ -63,13 +95,19 @@ ifneq ($(shell echo '$(NR_CPUS)' | grep -Ex '[1-9][0-9]*'),$(NR_CPUS))
 $(error NR_CPUS=$(NR_CPUS) is not a decimal number; write it in decimal digits without a leading zero, e.g. NR_CPUS=64)
 endif
 
+ifneq ($(SELFTESTS),$(filter $(SELFTESTS),0 1))
+$(error SELFTESTS=$(SELFTESTS): write 1 for a test image (the default) or 0 for the product alone)
+endif
+ifeq ($(SELFTESTS)-$(if $(FAULT)$(BENCH),variant),0-variant)
+$(error SELFTESTS=0 builds an image without tests; FAULT= and BENCH= are test images)
+endif
+
 ifneq ($(FAULT),)
 ifeq ($(filter $(FAULT),$(FAULTS)),)
 $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
-BUILD_ROOT	:= build
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(filter 0,$(SELFTESTS)),-product)
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -4,8 +4,8 @@
 # ARCH_SRCS. Everything else is common: the same lib/, boot/, mm/ and smp/
 # on every target.
 #
-# Every image is a test image (`make run` shows the selftests): the product
-# sources above plus the test harness (lib/selftest/), the cases
+# By default an image is a test image (`make run` shows the selftests): the
+# product sources above plus the test harness (lib/selftest/), the cases
 # (tests/selftest/*.c, and tests/selftest/arch/<arch>/ for one target's) and
 # one variant of the boot flow's hook boot_selftests() (boot/selftests.h):
 #   default          tests/selftest/variant/selftests.c
@@ -14,6 +14,8 @@
 #                    tests/selftest/variant/<kind>.c
 #   BENCH=1          tests/selftest/variant/bench.c
 # The product sources include nothing from tests/ (make check-paths).
+# SELFTESTS=0 builds the product alone, with boot/variant/product.c as the
+# hooks; make check builds it and finds no test symbol in it.
 
 #= CROSS_COMPILE=<prefix>  the kernel's cross toolchain (default per target:
 #=                riscv64-linux-gnu-, aarch64-linux-gnu-, none on x86_64 hosts)
@@ -22,13 +24,33 @@ OBJCOPY		:= $(CROSS_COMPILE)objcopy
 OBJDUMP		:= $(CROSS_COMPILE)objdump
 NM		:= $(CROSS_COMPILE)nm
 
-COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c))
+# platform/ and drivers/: the board layer (console, exit device) and the
+# device drivers it chooses from, the same on every kernel port.
+COMMON_SRCS	:= $(sort $(wildcard lib/*.c boot/*.c mm/*.c smp/*.c platform/*.c \
+		     drivers/*/*.c))
 FAULT_FILE	:= $(subst -,_,$(FAULT))
 SELFTEST_VARIANT := $(if $(BENCH),bench,$(if $(wildcard tests/selftest/variant/$(FAULT_FILE).c),$(FAULT_FILE),selftests))
-SELFTEST_SRCS	:= $(sort $(wildcard lib/selftest/*.c tests/selftest/*.c 		     tests/selftest/arch/$(ARCH)/*.c 		     tests/selftest/arch/$(ARCH)/*.S)) 		   tests/selftest/variant/$(SELFTEST_VARIANT).c 		   $(if $(FAULT),$(wildcard tests/selftest/fault/$(FAULT_FILE).c))
-KERNEL_SRCS	:= $(COMMON_SRCS) $(ARCH_SRCS) $(SELFTEST_SRCS)
+# The arch's test services (include/arch/test_services.h): test images only.
+ARCH_TEST_SRCS	:= $(wildcard arch/$(ARCH)/test_services.c)
+ifeq ($(SELFTESTS),0)
+SELFTEST_SRCS	:= boot/variant/product.c
+else
+SELFTEST_SRCS	:= $(ARCH_TEST_SRCS) \
+		   $(sort $(wildcard lib/selftest/*.c tests/selftest/*.c \
+		     tests/selftest/arch/$(ARCH)/*.c \
+		     tests/selftest/arch/$(ARCH)/*.S)) \
+		   tests/selftest/variant/$(SELFTEST_VARIANT).c \
+		   $(if $(FAULT),$(wildcard tests/selftest/fault/$(FAULT_FILE).c))
+endif
+KERNEL_SRCS	:= $(COMMON_SRCS) $(filter-out $(ARCH_TEST_SRCS),$(ARCH_SRCS)) \
+		   $(SELFTEST_SRCS)
 KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
-LINKER_SCRIPT	:= linker/$(ARCH).ld
+# The linker script: the port's own arch/<arch>/image.lds.S if it has one
+# (x86_64), else the shared template linker/image.lds.S with the port's
+# arch/<arch>/image.lds.h; both use linker/sections.lds.h. Preprocessed
+# with no predefined macros (riscv, i386 and linux are words there).
+LINKER_TEMPLATE	:= $(firstword $(wildcard arch/$(ARCH)/image.lds.S) linker/image.lds.S)
+LINKER_SCRIPT	:= $(BUILD_DIR)/image.lds
 
 # -nostdinc keeps the host's /usr/include out; the compiler's own directory
 # still gives the freestanding headers (stdint.h, stddef.h, stdarg.h, ...).
@@ -40,6 +62,7 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_ARCH_NAME='"$(ARCH)"' \
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
+		   -DCONFIG_EARLYCON='"$(EARLYCON)"' \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
 		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1)
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
@@ -62,8 +85,19 @@ $(BUILD_DIR)/%.o: %.S
 	$(Q)echo "  AS      $@"
 	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
 
+$(LINKER_SCRIPT): $(LINKER_TEMPLATE) linker/sections.lds.h \
+		  $(wildcard arch/$(ARCH)/image.lds.h)
+	@mkdir -p $(dir $@)
+	$(Q)echo "  LDS     $@"
+	$(Q)$(CC) -E -P -undef -x c -Iarch/$(ARCH) -Ilinker -o $@ $<
+
 $(KERNEL_ELF): $(KERNEL_OBJS) $(LINKER_SCRIPT)
 	$(Q)echo "  LD      $@"
 	$(Q)$(CC) $(KERNEL_CFLAGS) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) -lgcc
 
 -include $(KERNEL_OBJS:.o=.d)
+
+# For scripts (scripts/lint/check-product.sh): this configuration's folder.
+print-build-dir:
+	$(info $(BUILD_DIR))
+	@:

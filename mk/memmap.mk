@@ -48,6 +48,7 @@ $(eval $(call boot_test,boot-fdt-cpus,tests/host/boot/test_fdt_cpus.c))
 $(eval $(call boot_test,boot-x86-info,tests/host/boot/test_x86_info.c))
 $(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
 $(eval $(call boot_test,boot-efi,tests/host/boot/test_efi.c))
+$(eval $(call boot_test,boot-fdt-path,tests/host/boot/test_fdt_path.c))
 
 # The ACPI reader: its test reads QEMU's captured tables, so it runs from
 # a script that names their folder.

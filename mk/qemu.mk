@@ -63,7 +63,8 @@ run:
 	$(Q)$(ENSURE_PACKAGES) $(RUN_PACKAGES)
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --timeout $(TIMEOUT) \
-		--expect-cpus $(EXPECT_CPUS)
+		--expect-cpus $(EXPECT_CPUS) \
+		$(if $(filter none,$(BOARD_EXIT_DEVICE)),--no-exit-device)
 
 ## debug: boot paused with a gdb stub; prints the gdb-multiarch command
 debug: export BBTEST_QEMU_CMD = $(QEMU_CMD)
@@ -85,6 +86,7 @@ print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))
 	$(info EXPECT_CPUS=$(EXPECT_CPUS))
+	$(info EXIT_DEVICE=$(BOARD_EXIT_DEVICE))
 	$(info KERNEL_ELF=$(KERNEL_ELF))
 	$(info BUILD_DIR=$(BUILD_DIR))
 	@:

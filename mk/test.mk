@@ -31,7 +31,7 @@ TEST_SUITES	:= $(RUNNER_SUITES) $(TEST_SUITES)
 BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') --jobs $(JOBS) \
 		  --suite-budget check-runner=1200
 
-.PHONY: test test-qemu check-runner print-arches
+.PHONY: test test-qemu check-runner print-arches print-port
 
 ## test: deps, every host suite, the QEMU matrix and the runner's own tests
 test:
@@ -52,4 +52,12 @@ check-runner:
 
 print-arches:
 	$(info $(ARCHES))
+	@:
+
+# This ARCH's compiler, flags and page sizes, as its arch.mk states them,
+# for the checks that cover every port (tests/host/mm/build-checks.sh).
+print-port:
+	$(info CC=$(CC))
+	$(info ARCH_CFLAGS=$(ARCH_CFLAGS))
+	$(info PAGE_SIZES=$(PAGE_SIZES))
 	@:

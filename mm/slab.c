@@ -39,55 +39,94 @@ static unsigned long slab_slots[(SLAB_MAX_CACHES + 63) / 64];
 static int slab_ready_flag;
 static bool slab_hook_registered;	/* slab_caches_lock */
 
+struct slab_tab slab_tab;
+
 /*
- * Where slabs live: one bit per SLAB_SIZE of physical memory from
- * slab_phys_lo, set while a slab starts there (atomic OR and AND; read
- * relaxed). kfree() asks it before it reads anything at a slab's address.
- * Made by kmem_cache_init(); without it (no block large enough for the
- * span of RAM) the struct page of the slab's first page is asked instead.
+ * Make slab_tab: one byte per page of the physical span of RAM, in one
+ * block when a top-order block holds them, else in chunks of one such
+ * block each; per larger unit when even the chunks' pointers would not
+ * fit in one block. Called once, under slab_caches_lock, before any slab
+ * exists. Without it, no slab is made and kmalloc() returns NULL.
  */
-static unsigned long *slab_bases;
-static unsigned long slab_nr_bases;
-static phys_addr_t slab_phys_lo;
-
-#define SLAB_SHIFT	(PAGE_SHIFT + SLAB_ORDER)
-
-static void slab_bases_init(void)
+static void slab_tab_init(void)
 {
 	const struct page_allocator *pa = &page_allocator;
+	const unsigned long block = PAGE_SIZE << MAX_PAGE_ORDER;
 	const struct mem_section *first, *last;
+	unsigned int shift = PAGE_SHIFT;
+	unsigned long n, chunks = 0;
 	phys_addr_t lo, hi;
 	struct page *page;
-	int order;
 
-	if (slab_bases || !pa->nr_sections)
+	if (slab_tab.units || !pa->nr_sections)
 		return;
 	first = &pa->sections[0];
 	last = &pa->sections[pa->nr_sections - 1];
 	lo = PFN_PHYS((first->section << PFN_SECTION_SHIFT) + first->lo);
 	hi = PFN_PHYS((last->section << PFN_SECTION_SHIFT) + last->hi);
-	lo &= ~(phys_addr_t)(SLAB_SIZE - 1);
-	slab_nr_bases = (unsigned long)((hi - lo) >> SLAB_SHIFT) + 1;
-	order = get_order(ALIGN_UP(slab_nr_bases, 64) / 8);
-	if (order > MAX_PAGE_ORDER)
+	lo &= ~(phys_addr_t)(SLAB_MAX_SIZE - 1);
+	for (;; shift++) {
+		n = (unsigned long)((hi - lo) >> shift) + 1;
+		if (n <= block)
+			break;
+		chunks = (n + block - 1) / block;
+		if (chunks * sizeof(uint8_t *) <= block)
+			break;
+	}
+	if (shift - PAGE_SHIFT > SLAB_MAX_ORDER) {
+		pr_err("slab: RAM spans too much for the slab table: no slabs\n");
 		return;
-	page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)order);
-	if (!page)
-		return;
-	slab_phys_lo = lo;
-	smp_store_release(&slab_bases, (unsigned long *)page_address(page));
+	}
+	if (n <= block) {
+		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)get_order(n));
+		if (!page)
+			goto nomem;
+		slab_tab.tab = page_address(page);
+	} else {
+		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN,
+				   (unsigned int)get_order(chunks * sizeof(uint8_t *)));
+		if (!page)
+			goto nomem;
+		slab_tab.dir = page_address(page);
+		for (unsigned long i = 0; i < chunks; i++) {
+			page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, MAX_PAGE_ORDER);
+			if (!page) {
+				while (i--)
+					__free_pages(virt_to_page(slab_tab.dir[i]),
+						     MAX_PAGE_ORDER);
+				__free_pages(virt_to_page(slab_tab.dir),
+					     (unsigned int)get_order(chunks * sizeof(uint8_t *)));
+				slab_tab.dir = NULL;
+				goto nomem;
+			}
+			slab_tab.dir[i] = page_address(page);
+		}
+		slab_tab.chunk_shift = (unsigned int)__builtin_ctzl(block);
+	}
+	slab_tab.lo = lo;
+	slab_tab.vlo = (uintptr_t)phys_to_virt(lo);
+	slab_tab.shift = shift;
+	slab_tab.min_order = shift - PAGE_SHIFT;
+	/* Orders the fields above before the sizes that let readers in. */
+	smp_store_release(&slab_tab.units, n);
+	if (slab_tab.tab)
+		smp_store_release(&slab_tab.n, n);
+	return;
+nomem:
+	pr_err("slab: no memory for the slab table (%lu bytes)\n", n);
 }
 
-static void slab_bases_mark(const struct slab *s, bool live)
+/* Mark @s's units (the log2 of its size), or clear them when it goes. */
+static void slab_tab_mark(struct slab *s, bool live)
 {
-	unsigned long i = (unsigned long)((virt_to_phys(s) - slab_phys_lo) >> SLAB_SHIFT);
+	const struct kmem_cache *c = s->cache;
+	uint8_t *t = slab_tab_entry(virt_to_phys(s));
+	unsigned long units = 1UL << (c->order - slab_tab.min_order);
 
-	if (!slab_bases)
-		return;
-	if (live)
-		__atomic_fetch_or(&slab_bases[i / 64], 1UL << (i % 64), __ATOMIC_RELEASE);
-	else
-		__atomic_fetch_and(&slab_bases[i / 64], ~(1UL << (i % 64)), __ATOMIC_RELEASE);
+	/* Release: a CPU that finds the entry finds the header written. */
+	for (unsigned long i = 0; i < units; i++)
+		__atomic_store_n(&t[i], live ? (uint8_t)(c->order + PAGE_SHIFT) : 0,
+				 __ATOMIC_RELEASE);
 }
 
 /* ---- the state word ------------------------------------------------ */
@@ -130,7 +169,7 @@ static inline bool sc_cas(atomic_long_t *v, long *old, long new)
 /* Set the state, keeping R; frozen from the owner's own counts. */
 static long slab_set_state(struct slab *s, int state)
 {
-	long frozen = (long)(s->collected + s->inuse);
+	long frozen = (long)(s->collected + slab_inuse(s));
 	long old = atomic_long_read(&s->sc);
 
 	while (!sc_cas(&s->sc, &old, sc_make(state, frozen, sc_count(old))))
@@ -160,35 +199,39 @@ refuse(const char *fn, const void *p, const struct kmem_cache *cache,
 
 static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 {
-	struct page *page = alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN,
-					     SLAB_ORDER);
-	unsigned long *rmap;
+	struct page *page;
 	struct slab *s;
 
+	if (!smp_load_acquire(&slab_tab.units))
+		return NULL;
+	page = alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN, cache->order);
 	if (!page)
 		return NULL;
 	s = page_address(page);
 	s->cache = cache;
-	s->obj0 = (char *)s + cache->obj0;
-	s->cursor = 0;
-	s->inuse = 0;
 	s->collected = 0;
 	s->owner = -1;
 	atomic_long_set(&s->sc, sc_make(SLAB_ACTIVE, 0, 0));
-	rmap = slab_rmap(s);
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		s->map[w] = slab_word_mask(cache, w);
-		rmap[w] = 0;
+		*slab_lmap(s, w) = slab_word_mask(cache, w);
+		*slab_rword(s, w) = 0;
 	}
-	for (unsigned int i = 0; i < cache->nr_objects; i++) {
+	for (unsigned int i = cache->first; i < cache->nr_objects; i++) {
 		if (cache->ctor)
 			cache->ctor(slab_object(s, i));
 		if (CONFIG_SLAB_DEBUG)
 			slab_debug_init_object(cache, slab_object(s, i));
 	}
 	s->check = SLAB_MAGIC ^ (uintptr_t)s;
-	slab_bases_mark(s, true);
 	slab_list_init(&s->list);
+	/*
+	 * The header is written before the table names the slab (release
+	 * stores): a kfree() that finds the table entry (a racing bad
+	 * pointer at worst) reads a whole header. Objects reach other CPUs
+	 * only through their user's own synchronisation, which orders this
+	 * too.
+	 */
+	slab_tab_mark(s, true);
 	spin_lock(&cache->lock);
 	slab_list_add(&s->all, &cache->slabs);
 	cache->nr_slabs++;
@@ -203,9 +246,20 @@ static void slab_free_slab(struct kmem_cache *cache, struct slab *s)
 	slab_list_del(&s->all);
 	cache->nr_slabs--;
 	s->check = 0;
-	slab_bases_mark(s, false);
+	slab_tab_mark(s, false);
 	spin_unlock(&cache->lock);
-	__free_pages(virt_to_page(s), SLAB_ORDER);
+	__free_pages(virt_to_page(s), cache->order);
+}
+
+/* Objects of @s neither free in map[] nor taken back: by its owner. */
+unsigned int slab_inuse(struct slab *s)
+{
+	const struct kmem_cache *cache = s->cache;
+	unsigned int free = 0;
+
+	for (unsigned int w = 0; w < cache->map_words; w++)
+		free += (unsigned int)__builtin_popcountl(READ_ONCE(*slab_lmap(s, w)));
+	return slab_capacity(cache) - free;
 }
 
 /*
@@ -219,7 +273,6 @@ void slab_release(struct kmem_cache *cache, struct slab *s)
 	if (!cache->spare) {
 		atomic_long_set(&s->sc, sc_make(SLAB_SPARE, 0, 0));
 		s->collected = 0;
-		s->cursor = 0;
 		cache->spare = s;
 		spin_unlock(&cache->lock);
 		return;
@@ -229,30 +282,49 @@ void slab_release(struct kmem_cache *cache, struct slab *s)
 }
 
 /*
+ * A remote free found its object already free in map[]: the owner freed
+ * it too, at the same time (each saw it in use before the other's bit
+ * was set). Reported here, when the owner takes the remote word back.
+ */
+static __attribute__((noinline, cold)) void
+slab_report_raced_free(struct slab *s, unsigned int w, unsigned long both)
+{
+	while (both) {
+		unsigned int b = (unsigned int)__builtin_ctzl(both);
+
+		pr_err("kfree: refused %p in cache %s: double free (by its "
+		       "owner and by another CPU at once)\n",
+		       slab_object(s, (unsigned long)w * 64 + b), s->cache->name);
+		both &= both - 1;
+	}
+}
+
+/*
  * slab_collect_remote - as @s's owner (or its only holder), take back the
- * objects other CPUs freed into rmap[]. Return: objects made free.
+ * objects other CPUs freed into the remote words. Return: objects made
+ * free.
  */
 int slab_collect_remote(struct slab *s)
 {
 	const struct kmem_cache *cache = s->cache;
-	unsigned long *rmap = slab_rmap(s);
 	int got = 0;
 
 	for (unsigned int w = 0; w < cache->map_words; w++) {
+		unsigned long *rw = slab_rword(s, w), *lw = slab_lmap(s, w);
 		unsigned long r, fresh, old;
 
-		if (!__atomic_load_n(&rmap[w], __ATOMIC_RELAXED))
+		if (!__atomic_load_n(rw, __ATOMIC_RELAXED))
 			continue;
-		r = __atomic_exchange_n(&rmap[w], 0, __ATOMIC_ACQUIRE);
-		old = READ_ONCE(s->map[w]);
+		/* Acquire: the freeing CPU's last writes to the objects. */
+		r = __atomic_exchange_n(rw, 0, __ATOMIC_ACQUIRE);
+		old = READ_ONCE(*lw);
 		/* A bit already free here was freed twice at once: once. */
 		fresh = r & ~old;
-		WRITE_ONCE(s->map[w], old | fresh);
+		if (unlikely(r & old))
+			slab_report_raced_free(s, w, r & old);
+		WRITE_ONCE(*lw, old | fresh);
 		s->collected += (unsigned int)__builtin_popcountl(r);
-		s->inuse -= (unsigned int)__builtin_popcountl(fresh);
 		got += __builtin_popcountl(fresh);
-		if (fresh && w < s->cursor)
-			s->cursor = w;
 	}
 	return got;
 }
@@ -268,7 +340,7 @@ static void slab_publish(struct kmem_cache *cache, struct slab *s)
 		long frozen, old;
 
 		s->owner = -1;
-		frozen = (long)(s->collected + s->inuse) & SC_MASK;
+		frozen = (long)(s->collected + slab_inuse(s)) & SC_MASK;
 		spin_lock(&cache->lock);
 		old = atomic_long_read(&s->sc);
 		while (!sc_cas(&s->sc, &old,
@@ -284,7 +356,7 @@ static void slab_publish(struct kmem_cache *cache, struct slab *s)
 		}
 		spin_unlock(&cache->lock);
 		slab_collect_remote(s);
-		if (!s->inuse) {
+		if (!slab_inuse(s)) {
 			slab_release(cache, s);
 			return;
 		}
@@ -299,7 +371,7 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 	cache->nr_partial--;
 	spin_unlock(&cache->lock);
 	slab_collect_remote(s);
-	if (!s->inuse)
+	if (!slab_inuse(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
@@ -312,19 +384,17 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 void slab_deactivate(struct kmem_cache *cache, struct slab *s)
 {
 	slab_collect_remote(s);
-	if (!s->inuse)
+	if (!slab_inuse(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
 }
 
 /* Any rmap[] bit set? */
-static bool slab_remote_pending(const struct slab *s)
+static bool slab_remote_pending(struct slab *s)
 {
-	const unsigned long *rmap = slab_rmap(s);
-
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
-		if (__atomic_load_n(&rmap[w], __ATOMIC_SEQ_CST))
+		if (__atomic_load_n(slab_rword(s, w), __ATOMIC_SEQ_CST))
 			return true;
 	return false;
 }
@@ -339,7 +409,6 @@ static bool slab_let_go(struct slab *s)
 {
 	long old;
 
-	s->owner = -1;
 	slab_set_state(s, SLAB_FULL);
 	if (!slab_remote_pending(s))
 		return false;
@@ -397,35 +466,70 @@ static struct slab *slab_take_shared(struct kmem_cache *cache)
 	return NULL;
 }
 
-/* Move the cursor to the first map[] word with a free object. */
-static bool slab_find_free(struct slab *s)
+/* Point this CPU's cursor of @s at word @w. */
+static void cpu_slab_cursor(struct kmem_cache_cpu *c, struct slab *s,
+			    unsigned int w)
 {
-	for (unsigned int w = s->cursor; w < s->cache->map_words; w++) {
-		if (READ_ONCE(s->map[w])) {
-			s->cursor = w;
+	c->word = slab_lmap(s, w);
+	c->base = slab_object(s, (unsigned long)w * 64);
+}
+
+/* Make @s this CPU's current slab of its cache (@c, @pc: this CPU's). */
+static void cpu_slab_own(struct slab_pcpu *pc, struct kmem_cache_cpu *c,
+			 struct slab *s, unsigned int cpu)
+{
+	s->owner = (int)cpu;
+	WRITE_ONCE(s->owner_pc, pc);
+	cpu_slab_cursor(c, s, 0);
+}
+
+/* @c's CPU lets its current slab @s go (it may not be running it). */
+static void cpu_slab_drop(struct kmem_cache_cpu *c, struct slab *s)
+{
+	c->word = NULL;
+	c->base = NULL;
+	WRITE_ONCE(s->owner_pc, NULL);
+	s->owner = -1;
+}
+
+/*
+ * Point this CPU's cursor at the first word of its slab with a free
+ * object. Local frees do not move the cursor back (that would cost the
+ * fast path a store): the scan starts from word 0 each time.
+ */
+static bool slab_find_free(struct kmem_cache_cpu *c, struct slab *s)
+{
+	for (unsigned int w = 0; w < s->cache->map_words; w++) {
+		if (READ_ONCE(*slab_lmap(s, w))) {
+			cpu_slab_cursor(c, s, w);
 			return true;
 		}
 	}
-	s->cursor = s->cache->map_words - 1;
 	return false;
 }
 
-/* @shift: log2 of the stride when the caller knows it, else cache->shift. */
+/*
+ * Take the lowest free object of this CPU's cursor word, or NULL when
+ * the word has none. No read-modify-write: only the owner writes
+ * map[2w] (relaxed accesses, as other CPUs read it to check a free).
+ * @shift: log2 of the stride when the caller knows it, else 0.
+ */
 static __always_inline void *slab_take_object(struct kmem_cache *cache,
-					      struct slab *s, gfp_t gfp,
-					      unsigned int shift)
+					      struct kmem_cache_cpu *c,
+					      gfp_t gfp, unsigned int shift)
 {
-	unsigned int w = s->cursor;
-	unsigned long bits = READ_ONCE(s->map[w]);
-	unsigned long idx;
+	unsigned long *lw = c->word;
+	unsigned long bits, i;
 	void *obj;
 
+	if (unlikely(!lw))
+		return NULL;
+	bits = READ_ONCE(*lw);
 	if (unlikely(!bits))
 		return NULL;
-	WRITE_ONCE(s->map[w], bits & (bits - 1));
-	s->inuse++;
-	idx = (unsigned long)w * 64 + (unsigned long)__builtin_ctzl(bits);
-	obj = s->obj0 + (shift ? idx << shift : idx * cache->size);
+	WRITE_ONCE(*lw, bits & (bits - 1));
+	i = (unsigned long)__builtin_ctzl(bits);
+	obj = c->base + (shift ? i << shift : i * cache->size);
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_alloc(cache, obj);
 	if (unlikely(gfp & __GFP_ZERO))
@@ -436,21 +540,25 @@ static __always_inline void *slab_take_object(struct kmem_cache *cache,
 static __attribute__((noinline)) void *
 slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 {
+	struct slab_pcpu *pc;
 	struct kmem_cache_cpu *c;
+	unsigned int cpu;
 	struct slab *s;
 	void *obj;
 
 	kmem_cache_init();
-	c = &this_cpu_ptr(&slab_pcpu)->c[cache->slot];
+	pc = this_cpu_ptr(&slab_pcpu);
+	c = &pc->c[cache->slot];
+	cpu = smp_processor_id();
 	for (;;) {
-		s = c->slab;
+		s = cpu_slab(c);
 		if (s) {
-			if (slab_find_free(s) || slab_collect_remote(s))
+			if (slab_find_free(c, s) ||
+			    (slab_collect_remote(s) && slab_find_free(c, s)))
 				goto take;
-			c->slab = NULL;
+			cpu_slab_drop(c, s);
 			if (slab_let_go(s)) {
-				c->slab = s;
-				s->owner = (int)smp_processor_id();
+				cpu_slab_own(pc, c, s, cpu);
 				continue;
 			}
 		}
@@ -460,15 +568,14 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 		if (!s) {
 			if (!(gfp & __GFP_NOWARN))
 				pr_warn("slab: cache %s: no memory for a slab "
-					"of order %d\n", cache->name,
-					SLAB_ORDER);
+					"of order %u\n", cache->name,
+					cache->order);
 			return NULL;
 		}
-		s->owner = (int)smp_processor_id();
-		c->slab = s;
-		slab_find_free(s);
+		cpu_slab_own(pc, c, s, cpu);
+		slab_find_free(c, s);
 take:
-		obj = slab_take_object(cache, s, gfp, cache->shift);
+		obj = slab_take_object(cache, c, gfp, cache->shift);
 		if (obj)
 			return obj;
 	}
@@ -476,37 +583,35 @@ take:
 
 static __always_inline void *slab_alloc(struct kmem_cache *cache, gfp_t gfp)
 {
-	struct slab *s = this_cpu_ptr(&slab_pcpu)->c[cache->slot].slab;
-	void *obj;
+	struct kmem_cache_cpu *c = &this_cpu_ptr(&slab_pcpu)->c[cache->slot];
+	void *obj = slab_take_object(cache, c, gfp, cache->shift);
 
-	if (likely(s)) {
-		obj = slab_take_object(cache, s, gfp, cache->shift);
-		if (likely(obj))
-			return obj;
-	}
+	if (likely(obj))
+		return obj;
 	return slab_alloc_slow(cache, gfp);
 }
 
 /* ---- freeing -------------------------------------------------------- */
 
 /*
- * A free from a CPU that does not own @s: the bit in rmap[], then the
- * count, and whatever job the count hands out.
+ * A free from a CPU that does not own @s: the bit in the remote word,
+ * then the count, and whatever job the count hands out.
  */
 static __attribute__((noinline)) void
 slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 		 const void *p, const char *fn)
 {
-	unsigned long *rmap = slab_rmap(s), bit = 1UL << (idx % 64);
 	unsigned int w = (unsigned int)(idx / 64);
+	unsigned long *rw = slab_rword(s, w), bit = 1UL << (idx % 64);
 	long old, new;
 	int state;
 
-	if ((READ_ONCE(s->map[w]) | __atomic_load_n(&rmap[w], __ATOMIC_RELAXED)) & bit)
+	if ((READ_ONCE(*slab_lmap(s, w)) | __atomic_load_n(rw, __ATOMIC_RELAXED)) & bit)
 		{ refuse(fn, p, cache, "double free"); return; }
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_free(cache, (void *)p);
-	if (__atomic_fetch_or(&rmap[w], bit, __ATOMIC_SEQ_CST) & bit)
+	/* Release: the object's last writes before the owner reuses it. */
+	if (__atomic_fetch_or(rw, bit, __ATOMIC_SEQ_CST) & bit)
 		{ refuse(fn, p, cache, "double free (two CPUs at once)"); return; }
 	old = atomic_long_read(&s->sc);
 	do {
@@ -525,66 +630,49 @@ slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 		slab_reclaim(cache, s);
 }
 
-static __always_inline void slab_free(struct kmem_cache *cache, struct slab *s,
-				      const void *p, const char *fn)
+/*
+ * The index of object @p of @s, or -1 when @p is not the start of one
+ * (inside the header, inside an object, past the last).
+ */
+static __always_inline long slab_obj_index(const struct kmem_cache *cache,
+					   const struct slab *s, const void *p)
 {
-	unsigned long off = (unsigned long)((const char *)p - s->obj0);
-	unsigned long idx = slab_index(cache, off), bit, map;
-	unsigned int w;
+	unsigned long off = (unsigned long)((const char *)p - (const char *)s);
+	unsigned long idx;
 
-	if (unlikely((const char *)p < s->obj0 || idx >= cache->nr_objects ||
-		     slab_object(s, idx) != p))
+	if (likely(cache->shift)) {
+		idx = off >> cache->shift;
+		if (unlikely(off & ((1UL << cache->shift) - 1)))
+			return -1;
+	} else {
+		idx = slab_index(cache, off);
+		if (unlikely(idx * cache->size != off))
+			return -1;
+	}
+	if (unlikely(idx - cache->first >= slab_capacity(cache)))
+		return -1;
+	return (long)idx;
+}
+
+/* Any free of @p in @s, every check made: the local and remote paths. */
+static void slab_free(struct kmem_cache *cache, struct slab *s, const void *p,
+		      const char *fn)
+{
+	long i = slab_obj_index(cache, s, p);
+	unsigned long idx = (unsigned long)i, bit, m, *lw;
+
+	if (unlikely(i < 0))
 		{ refuse(fn, p, cache, "not the start of an object"); return; }
-	if (unlikely(s != this_cpu_ptr(&slab_pcpu)->c[cache->slot].slab))
+	if (unlikely(READ_ONCE(s->owner_pc) != this_cpu_ptr(&slab_pcpu)))
 		{ slab_free_remote(cache, s, idx, p, fn); return; }
-	w = (unsigned int)(idx / 64);
+	lw = slab_lmap(s, (unsigned int)(idx / 64));
 	bit = 1UL << (idx % 64);
-	map = READ_ONCE(s->map[w]);
-	if (unlikely((map | __atomic_load_n(&slab_rmap(s)[w], __ATOMIC_RELAXED)) & bit))
+	m = READ_ONCE(*lw);
+	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
 		{ refuse(fn, p, cache, "double free"); return; }
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_free(cache, (void *)p);
-	WRITE_ONCE(s->map[w], map | bit);
-	s->inuse--;
-	if (w < s->cursor)
-		s->cursor = w;
-}
-
-/*
- * The slab holding object pointer @p, or NULL. A page-aligned @p whose
- * page heads a block is never a slab object (a slab's first page holds
- * its header): it may be a large kmalloc. Otherwise the block at @p's
- * SLAB_SIZE-aligned start must be an allocated block of SLAB_ORDER whose
- * header checks; only then is the header trusted.
- */
-static __always_inline struct slab *slab_lookup(const void *p)
-{
-	unsigned long *bases = smp_load_acquire(&slab_bases);
-	struct page *page;
-	struct slab *s;
-
-	if (likely(bases)) {
-		unsigned long i = (unsigned long)((virt_to_phys(p) - slab_phys_lo) >>
-						  SLAB_SHIFT);
-
-		if (unlikely(i >= slab_nr_bases ||
-			     !(__atomic_load_n(&bases[i / 64], __ATOMIC_ACQUIRE) &
-			       (1UL << (i % 64)))))
-			return NULL;
-		s = slab_base(p);
-		return likely(slab_header_ok(s)) ? s : NULL;
-	}
-	if (unlikely(!(virt_to_phys(p) & (PAGE_SIZE - 1)))) {
-		page = virt_to_page(p);
-		if (!page || page->state != PG_TAIL)
-			return NULL;
-	}
-	s = slab_base(p);
-	page = virt_to_page(s);
-	if (unlikely(!page || page->state != (PG_ALLOC | SLAB_ORDER) ||
-		     !slab_header_ok(s)))
-		return NULL;
-	return s;
+	WRITE_ONCE(*lw, m | bit);
 }
 
 /* ---- caches --------------------------------------------------------- */
@@ -594,36 +682,77 @@ static bool is_power_of_2(unsigned long x)
 	return x && !(x & (x - 1));
 }
 
-/* Lay out @cache's slab and check that slab_index() is exact for it. */
-static bool cache_layout(struct kmem_cache *cache)
+/*
+ * Lay out a slab of 2^@order pages for @cache: objects at multiples of
+ * the stride from the slab's start, the header in the first ones.
+ * Return: the bytes of the slab no object uses (header slots and tail),
+ * or SIZE_MAX when no object fits.
+ */
+static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 {
-	unsigned int stride = cache->size, n = SLAB_SIZE / stride, hdr, obj0;
-	unsigned int l = 0;
+	size_t bytes = PAGE_SIZE << order, stride = cache->size;
+	unsigned int n = (unsigned int)(bytes / stride), first = 0;
 
 	for (;;) {
-		unsigned int words = (n + 63) / 64, m;
+		unsigned int words = (n + 63) / 64;
+		size_t hdr = sizeof(struct slab) + 2 * words * sizeof(long);
+		unsigned int f = (unsigned int)((hdr + stride - 1) / stride);
 
-		hdr = (unsigned int)(sizeof(struct slab) + 2 * words * sizeof(long));
-		obj0 = ALIGN_UP(hdr, cache->align);
-		m = obj0 >= SLAB_SIZE ? 0 : (unsigned int)((SLAB_SIZE - obj0) / stride);
-		if (m >= n)
+		if (f == first)
 			break;
-		n = m;
+		first = f;
 	}
-	if (!n)
-		return false;
+	if (first >= n)
+		return SIZE_MAX;
+	cache->order = order;
+	cache->first = first;
 	cache->nr_objects = n;
 	cache->map_words = (n + 63) / 64;
-	cache->obj0 = obj0;
+	return bytes - (size_t)(n - first) * stride;
+}
+
+/*
+ * Choose @cache's slab order (slab_state.h: the least that keeps the
+ * unused bytes within 1% for strides of 64 and more, else the one that
+ * loses the least; the least that holds 8 objects below 64 bytes) and
+ * check that slab_index() is exact for it.
+ */
+static bool cache_layout(struct kmem_cache *cache)
+{
+	unsigned int stride = cache->size, l = 0, best = 0;
+	size_t best_lost = SIZE_MAX;
+
+	for (unsigned int o = slab_tab.min_order; o <= SLAB_MAX_ORDER; o++) {
+		size_t lost = cache_layout_order(cache, o);
+
+		if (lost == SIZE_MAX)
+			continue;
+		if ((stride < 64 && slab_capacity(cache) >= 8) ||
+		    lost * 100 <= (PAGE_SIZE << o)) {
+			best_lost = 0;
+			break;
+		}
+		if (best_lost == SIZE_MAX ||
+		    lost * (PAGE_SIZE << best) < best_lost * (PAGE_SIZE << o)) {
+			best = o;
+			best_lost = lost;
+		}
+	}
+	if (best_lost == SIZE_MAX)
+		return false;
+	if (best_lost)
+		cache_layout_order(cache, best);
 	cache->shift = is_power_of_2(stride) ? (unsigned int)__builtin_ctz(stride) : 0;
-	/* idx = off * recip >> (24 + l), exact for off < 2^24 (slabs <= 4 MiB). */
+	/* Odd strides fail kfree()'s fast test and take the general way. */
+	cache->mask = cache->shift ? stride - 1 : ~0UL;
+	/* idx = off * recip >> (24 + l), exact for off < 2^24 (slabs <= 16 MiB). */
 	while ((1U << l) < stride)
 		l++;
 	cache->recip_shift = 24 + l;
 	cache->recip = ((uint64_t)1 << cache->recip_shift) / stride + 1;
 	if (cache->shift)
 		return true;
-	for (unsigned long i = 1; i <= n; i++)
+	for (unsigned long i = 1; i <= cache->nr_objects; i++)
 		if (slab_index(cache, i * stride) != i ||
 		    slab_index(cache, i * stride - 1) != i - 1)
 			return false;
@@ -668,6 +797,8 @@ void kmem_cache_init(void)
 	spin_lock(&slab_caches_lock);
 	if (!slab_ready_flag) {
 		slab_list_init(&slab_caches);
+		/* First: the table's unit is the least slab order. */
+		slab_tab_init();
 		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
 			struct kmem_cache *cache = &kmalloc_caches[i];
 			char name[32];
@@ -675,8 +806,8 @@ void kmem_cache_init(void)
 
 			ksnprintf(name, sizeof(name), "kmalloc-%u", size);
 			if (!cache_setup(cache, name, size, size, 0, NULL))
-				panic("slab: cannot lay out %s in a slab of %lu "
-				      "bytes", name, SLAB_SIZE);
+				panic("slab: cannot lay out %s in a slab of at "
+				      "most %lu bytes", name, SLAB_MAX_SIZE);
 			cache->slot = i;
 			slab_slots[i / 64] |= 1UL << (i % 64);
 			slab_list_add(&cache->caches, slab_caches.prev);
@@ -686,7 +817,6 @@ void kmem_cache_init(void)
 			smp_register_cpu_dead(slab_cpu_dead);
 			slab_hook_registered = true;
 		}
-		slab_bases_init();
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);
@@ -702,11 +832,11 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 	kmem_cache_init();
 	if (!name)
 		name = "(unnamed)";
-	if (!size || size > SLAB_SIZE / 8 || (align && !is_power_of_2(align)) ||
+	if (!size || size > SLAB_MAX_SIZE / 8 || (align && !is_power_of_2(align)) ||
 	    align > PAGE_SIZE) {
 		pr_err("kmem_cache_create: refused cache %s: size %u align %u "
 		       "(size 1..%lu, align 0 or a power of two up to %lu)\n",
-		       name, size, align, SLAB_SIZE / 8, PAGE_SIZE);
+		       name, size, align, SLAB_MAX_SIZE / 8, PAGE_SIZE);
 		goto fail;
 	}
 	cache = kzalloc(sizeof(*cache), GFP_KERNEL);
@@ -740,18 +870,17 @@ fail:
 	return NULL;
 }
 
-/* Objects in use in @s: neither free in map[] nor freed into rmap[]. */
-static unsigned long slab_objects_in_use(const struct slab *s)
+/* Objects in use in @s: neither free in map[] nor freed remotely. */
+static unsigned long slab_objects_in_use(struct slab *s)
 {
-	const unsigned long *rmap = slab_rmap(s);
 	unsigned long free = 0;
 
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
 		free += (unsigned long)__builtin_popcountl(
-			(READ_ONCE(s->map[w]) |
-			 __atomic_load_n(&rmap[w], __ATOMIC_RELAXED)) &
+			(READ_ONCE(*slab_lmap(s, w)) |
+			 __atomic_load_n(slab_rword(s, w), __ATOMIC_RELAXED)) &
 			slab_word_mask(s->cache, w));
-	return s->cache->nr_objects - free;
+	return slab_capacity(s->cache) - free;
 }
 
 unsigned long kmem_cache_objects_in_use(struct kmem_cache *cache)
@@ -769,11 +898,10 @@ unsigned long kmem_cache_objects_in_use(struct kmem_cache *cache)
 static void cache_deactivate_cpu(struct kmem_cache *cache, unsigned int cpu)
 {
 	struct kmem_cache_cpu *c = &per_cpu_ptr(&slab_pcpu, cpu)->c[cache->slot];
-	struct slab *s = c->slab;
+	struct slab *s = cpu_slab(c);
 
 	if (s) {
-		c->slab = NULL;
-		s->owner = -1;
+		cpu_slab_drop(c, s);
 		slab_deactivate(cache, s);
 	}
 }
@@ -795,12 +923,11 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 
 	kmem_cache_init();
 	c = &this_cpu_ptr(&slab_pcpu)->c[cache->slot];
-	s = c->slab;
+	s = cpu_slab(c);
 	if (s) {
 		slab_collect_remote(s);
-		if (!s->inuse) {
-			c->slab = NULL;
-			s->owner = -1;
+		if (!slab_inuse(s)) {
+			cpu_slab_drop(c, s);
 			slab_free_slab(cache, s);
 			freed++;
 		}
@@ -823,7 +950,7 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 		s = slab_entry(mine.next, list);
 		slab_list_del(&s->list);
 		slab_collect_remote(s);
-		if (!s->inuse) {
+		if (!slab_inuse(s)) {
 			slab_free_slab(cache, s);
 			freed++;
 		} else {
@@ -878,6 +1005,7 @@ static void slab_cpu_dead(unsigned int cpu)
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		cache_deactivate_cpu(container_of(p, struct kmem_cache, caches), cpu);
 	spin_unlock(&slab_caches_lock);
+	slab_large_cpu_dead(cpu);
 }
 
 unsigned int kmem_cache_size(struct kmem_cache *cache)
@@ -901,7 +1029,7 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj)
 
 	if (!obj)
 		return;
-	s = slab_lookup(obj);
+	s = slab_of(obj);
 	if (unlikely(!s))
 		{ refuse("kmem_cache_free", obj, cache,
 			      "not an object of any cache"); return; }
@@ -917,34 +1045,57 @@ void kmem_cache_free(struct kmem_cache *cache, void *obj)
 
 /* ---- kmalloc -------------------------------------------------------- */
 
+/* The class of 1..KMALLOC_MAX_CACHE_SIZE bytes: 8 and less are class 0. */
 static __always_inline unsigned int kmalloc_index(size_t size)
 {
-	if (size <= KMALLOC_MIN_SIZE)
-		return 0;
-	return (unsigned int)(64 - __builtin_clzl(size - 1)) - KMALLOC_SHIFT_LOW;
+	return (unsigned int)(63 - __builtin_clzl((size - 1) | (KMALLOC_MIN_SIZE - 1))) +
+	       1 - KMALLOC_SHIFT_LOW;
 }
 
-void *kmalloc(size_t size, gfp_t gfp)
+/* kmalloc() of nothing, of more than the classes hold, or the first one. */
+static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 {
-	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
-		unsigned int idx = kmalloc_index(size);
-		struct slab *s = this_cpu_ptr(&slab_pcpu)->c[idx].slab;
-		void *obj;
-
-		/* Class idx's stride: its size, twice that with red zones. */
-		if (likely(s)) {
-			obj = slab_take_object(&kmalloc_caches[idx], s, gfp,
-					       idx + KMALLOC_SHIFT_LOW +
-						       (CONFIG_SLAB_DEBUG ? 1 : 0));
-			if (likely(obj))
-				return obj;
-		}
-		return slab_alloc_slow(&kmalloc_caches[idx], gfp);
-	}
 	if (!size)
 		return ZERO_SIZE_PTR;
 	kmem_cache_init();
 	return kmalloc_large(size, gfp);
+}
+
+static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
+{
+	return slab_alloc(&kmalloc_caches[idx], gfp);
+}
+
+/*
+ * The fast path: this CPU's cursor word of the class, its lowest bit
+ * cleared, the object's address from the word's base. Nothing else is
+ * read or written; anything unusual (no slab, an empty word, zeroing,
+ * SLAB_DEBUG) goes the general way.
+ */
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
+		unsigned long idx = kmalloc_index(size);
+		struct slab_pcpu *pc;
+
+		if (likely(this_cpu_ptr_nocall(&slab_pcpu, &pc) &&
+			   !CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO))) {
+			struct kmem_cache_cpu *c = &pc->c[idx];
+			unsigned long *lw = c->word, bits;
+
+			if (likely(lw)) {
+				bits = READ_ONCE(*lw);
+				if (likely(bits)) {
+					WRITE_ONCE(*lw, bits & (bits - 1));
+					return c->base +
+					       ((unsigned long)(unsigned int)__builtin_ctzl(bits)
+						<< (idx + KMALLOC_SHIFT_LOW));
+				}
+			}
+		}
+		return kmalloc_slow((unsigned int)idx, gfp);
+	}
+	return kmalloc_other(size, gfp);
 }
 
 void *kzalloc(size_t size, gfp_t gfp)
@@ -965,46 +1116,86 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 	return kzalloc(bytes, gfp);
 }
 
-void kfree(const void *p)
+/* kfree() of NULL, of a large block, or of what it must refuse. */
+static __attribute__((noinline)) void kfree_other(const void *p)
 {
 	struct slab *s;
-	struct page *page;
 
-	if (unlikely(ZERO_OR_NULL_PTR(p)))
+	if (ZERO_OR_NULL_PTR(p))
 		return;
-	s = slab_lookup(p);
-	if (likely(s)) {
+	/* A slab object, when the table is in chunks. */
+	s = slab_of(p);
+	if (s) {
 		slab_free(s->cache, s, p, "kfree");
 		return;
 	}
-	page = virt_to_page(p);
-	if (page && !(virt_to_phys(p) & (PAGE_SIZE - 1)) && kfree_large(p, page))
+	if (kfree_large(p))
 		return;
 	refuse("kfree", p, NULL, "not an address kmalloc returned, or "
 	       "already freed");
 }
 
+static __attribute__((noinline)) void kfree_slow(struct slab *s, const void *p)
+{
+	/* NULL may lie in a slab where RAM starts at 0. */
+	if (ZERO_OR_NULL_PTR(p))
+		return;
+	slab_free(s->cache, s, p, "kfree");
+}
+
+/*
+ * The fast path: the slab table names the slab; a power-of-two class
+ * finds the object's index with a shift; when this CPU owns the slab and
+ * both of the object's bits say it is in use, its free bit is set.
+ * Everything else (another CPU's slab, a bad pointer, SLAB_DEBUG, an odd
+ * stride) goes the general way, which checks it all again.
+ */
+void kfree(const void *p)
+{
+	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
+	unsigned long u = rel >> slab_tab.shift;
+	struct kmem_cache *cache;
+	unsigned long off, idx, bit, m, *lw;
+	struct slab_pcpu *pc;
+	struct slab *s;
+	int v;
+
+	if (unlikely(u >= smp_load_acquire(&slab_tab.n)))
+		return kfree_other(p);
+	v = (int8_t)__atomic_load_n(&slab_tab.tab[u], __ATOMIC_RELAXED);
+	if (unlikely(v <= 0))
+		return kfree_other(p);
+	off = rel & ((1UL << v) - 1);
+	s = (struct slab *)((uintptr_t)p - off);
+	cache = s->cache;
+	idx = off >> cache->shift;
+	if (unlikely(CONFIG_SLAB_DEBUG || (off & cache->mask) || idx < cache->first ||
+		     !this_cpu_ptr_nocall(&slab_pcpu, &pc) ||
+		     READ_ONCE(s->owner_pc) != pc))
+		return kfree_slow(s, p);
+	lw = &s->map[(idx / 64) * 2];
+	bit = 1UL << (idx % 64);
+	m = READ_ONCE(*lw);
+	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
+		return kfree_slow(s, p);
+	WRITE_ONCE(*lw, m | bit);
+}
+
 size_t ksize(const void *p)
 {
 	struct slab *s;
-	struct page *page;
 	size_t size;
 
 	if (ZERO_OR_NULL_PTR(p))
 		return 0;
-	s = slab_lookup(p);
+	s = slab_of(p);
 	if (s) {
-		unsigned long idx = slab_index(s->cache,
-					       (unsigned long)((const char *)p - s->obj0));
-
-		if ((const char *)p >= s->obj0 && idx < s->cache->nr_objects &&
-		    slab_object(s, idx) == p)
+		if (slab_obj_index(s->cache, s, p) >= 0)
 			return s->cache->object_size;
 		refuse("ksize", p, s->cache, "not the start of an object");
 		return 0;
 	}
-	page = virt_to_page(p);
-	size = page && !(virt_to_phys(p) & (PAGE_SIZE - 1)) ? ksize_large(page) : 0;
+	size = ksize_large(p);
 	if (!size)
 		refuse("ksize", p, NULL, "not an address kmalloc returned");
 	return size;
@@ -1048,7 +1239,7 @@ void slab_reset_for_test(void)
 	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
 	memset(slab_slots, 0, sizeof(slab_slots));
 	slab_list_init(&slab_caches);
-	slab_bases = NULL;
+	memset(&slab_tab, 0, sizeof(slab_tab));
 	smp_store_release(&slab_ready_flag, 0);
 	spin_unlock(&slab_caches_lock);
 	slab_large_reset();

@@ -31,7 +31,7 @@ static unsigned int current_holders(const struct slab *s, int *cpu_out)
 	unsigned int cpu, n = 0;
 
 	for_each_online_cpu(cpu)
-		if (per_cpu_ptr(&slab_pcpu, cpu)->c[s->cache->slot].slab == s) {
+		if (cpu_slab(&per_cpu_ptr(&slab_pcpu, cpu)->c[s->cache->slot]) == s) {
 			*cpu_out = (int)cpu;
 			n++;
 		}
@@ -46,51 +46,58 @@ static bool on_list(const struct slab_list *head, const struct slab_list *node)
 	return false;
 }
 
+/* The table must name @s over all its units, and nothing else there. */
+static bool tab_describes(const struct kmem_cache *cache, const struct slab *s)
+{
+	uint8_t *t = slab_tab_entry(virt_to_phys(s));
+	unsigned long units = 1UL << (cache->order - slab_tab.min_order);
+
+	if (!t)
+		return false;
+	for (unsigned long i = 0; i < units; i++)
+		if (t[i] != cache->order + PAGE_SHIFT)
+			return false;
+	return true;
+}
+
 static void check_slab(struct kmem_cache *cache, struct slab *s)
 {
-	const unsigned long *rmap = slab_rmap(s);
 	unsigned long free = 0, remote = 0;
 	struct page *page = virt_to_page(s);
 	int state = slab_state_of(s), cpu = -1;
 	unsigned int holders;
 
-	if (!page || page->state != (PG_ALLOC | SLAB_ORDER) ||
-	    virt_to_phys(s) & (SLAB_SIZE - 1)) {
+	if (!page || page->state != (PG_ALLOC | cache->order) ||
+	    virt_to_phys(s) & (slab_bytes(cache) - 1)) {
 		problem(cache, "slab %p is not an allocated, aligned block of "
-			"order %d", (void *)s, SLAB_ORDER);
+			"order %u", (void *)s, cache->order);
 		return;
 	}
-	if (!slab_header_ok(s) || s->cache != cache ||
-	    s->obj0 != (char *)s + cache->obj0) {
+	if (!slab_header_ok(s) || s->cache != cache) {
 		problem(cache, "slab %p: header does not describe it", (void *)s);
 		return;
 	}
+	if (!tab_describes(cache, s))
+		problem(cache, "slab %p: the slab table does not name it over "
+			"its %lu bytes", (void *)s, slab_bytes(cache));
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		unsigned long m = s->map[w], r = rmap[w];
+		unsigned long m = *slab_lmap(s, w), r = *slab_rword(s, w);
 		unsigned long mask = slab_word_mask(cache, w);
 
 		if ((m | r) & ~mask)
-			problem(cache, "slab %p word %u: bits beyond its %u "
-				"objects", (void *)s, w, cache->nr_objects);
+			problem(cache, "slab %p word %u: bits outside its "
+				"objects %u..%u", (void *)s, w, cache->first,
+				cache->nr_objects - 1);
 		if (m & r)
 			problem(cache, "slab %p word %u: objects both free and "
 				"freed remotely (%#lx)", (void *)s, w, m & r);
-		if (w < s->cursor && m)
-			problem(cache, "slab %p: free objects below its cursor "
-				"(word %u)", (void *)s, w);
 		free += (unsigned long)__builtin_popcountl(m & mask);
 		remote += (unsigned long)__builtin_popcountl(r & mask);
 	}
-	if (s->cursor >= cache->map_words)
-		problem(cache, "slab %p: cursor %u past its %u words", (void *)s,
-			s->cursor, cache->map_words);
-	if (s->inuse != cache->nr_objects - free)
-		problem(cache, "slab %p: %u objects in use by its count, %lu by "
-			"its bitmap", (void *)s, s->inuse, cache->nr_objects - free);
 	if (((atomic_long_read(&s->sc) & ((1L << 28) - 1)) - s->collected) %
 	    (1L << 28) != (long)remote)
 		problem(cache, "slab %p: remote frees counted and taken back "
-			"disagree with the %lu in its remote bitmap", (void *)s,
+			"disagree with the %lu in its remote words", (void *)s,
 			remote);
 	holders = current_holders(s, &cpu);
 	if (holders != (state == SLAB_ACTIVE))
@@ -99,10 +106,27 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 	if (state == SLAB_ACTIVE && s->owner != cpu)
 		problem(cache, "slab %p: owner %d, current slab of CPU %d",
 			(void *)s, s->owner, cpu);
+	if (state == SLAB_ACTIVE) {
+		struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, (unsigned int)cpu);
+		struct kmem_cache_cpu *c = &pc->c[cache->slot];
+		unsigned long w = (unsigned long)(c->word - s->map) / 2;
+
+		if (c->word < s->map || w >= cache->map_words ||
+		    (c->word - s->map) % 2 ||
+		    c->base != (char *)slab_object(s, w * 64))
+			problem(cache, "slab %p: CPU %d's cursor is not one of "
+				"its %u words", (void *)s, cpu, cache->map_words);
+		if (s->owner_pc != pc)
+			problem(cache, "slab %p: current on CPU %d, not marked "
+				"as its", (void *)s, cpu);
+	} else if (s->owner_pc) {
+		problem(cache, "slab %p in state %d marked as a CPU's current "
+			"slab", (void *)s, state);
+	}
 	if ((state == SLAB_PARTIAL) != on_list(&cache->partial, &s->list))
 		problem(cache, "slab %p in state %d is%s on the partial list",
 			(void *)s, state, state == SLAB_PARTIAL ? " not" : "");
-	if (state == SLAB_PARTIAL && free + remote == cache->nr_objects)
+	if (state == SLAB_PARTIAL && free + remote == slab_capacity(cache))
 		problem(cache, "slab %p: empty, but kept on the partial list",
 			(void *)s);
 	if (state == SLAB_FULL && (free || remote))
@@ -111,9 +135,9 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 	if ((state == SLAB_SPARE) != (cache->spare == s))
 		problem(cache, "slab %p in state %d: the spare is %p", (void *)s,
 			state, (void *)cache->spare);
-	if (state == SLAB_SPARE && free != cache->nr_objects)
+	if (state == SLAB_SPARE && free != slab_capacity(cache))
 		problem(cache, "slab %p: the spare has %lu objects in use",
-			(void *)s, cache->nr_objects - free);
+			(void *)s, slab_capacity(cache) - free);
 	if (state < SLAB_ACTIVE || state > SLAB_SPARE)
 		problem(cache, "slab %p: state %d", (void *)s, state);
 	if (CONFIG_SLAB_DEBUG)
@@ -182,22 +206,22 @@ void show_slabinfo(void)
 		spin_lock(&cache->lock);
 		for (struct slab_list *q = cache->slabs.next; q != &cache->slabs;
 		     q = q->next) {
-			unsigned long n = cache->nr_objects;
+			unsigned long n = slab_capacity(cache);
 			struct slab *s = slab_entry(q, all);
-			const unsigned long *rmap = slab_rmap(s);
 
 			for (unsigned int w = 0; w < cache->map_words; w++)
 				n -= (unsigned long)__builtin_popcountl(
-					READ_ONCE(s->map[w]) |
-					__atomic_load_n(&rmap[w], __ATOMIC_RELAXED));
+					READ_ONCE(*slab_lmap(s, w)) |
+					__atomic_load_n(slab_rword(s, w),
+							__ATOMIC_RELAXED));
 			active += n;
 			active_slabs += n != 0;
 		}
 		printk("%-17s %6lu %6lu %6u %4u %4lu : tunables %4u %4u %4u : "
 		       "slabdata %6lu %6lu %6u\n", cache->name, active,
-		       cache->nr_slabs * cache->nr_objects, cache->size,
-		       cache->nr_objects, SLAB_PAGES, 0, 0, 0, active_slabs,
-		       cache->nr_slabs, 0);
+		       cache->nr_slabs * slab_capacity(cache), cache->size,
+		       slab_capacity(cache), 1UL << cache->order, 0, 0, 0,
+		       active_slabs, cache->nr_slabs, 0);
 		spin_unlock(&cache->lock);
 	}
 	spin_unlock(&slab_caches_lock);

@@ -86,16 +86,15 @@ void slab_debug_on_free(struct kmem_cache *cache, void *obj)
 int slab_debug_check_slab(struct slab *s)
 {
 	struct kmem_cache *cache = s->cache;
-	const unsigned long *rmap = slab_rmap(s);
 	int problems = 0;
 
-	for (unsigned int i = 0; i < cache->nr_objects; i++) {
+	for (unsigned int i = cache->first; i < cache->nr_objects; i++) {
 		unsigned long bit = 1UL << (i % 64);
 		void *obj = slab_object(s, i);
 
 		problems += check_red(cache, obj, "by slab_check");
-		if ((READ_ONCE(s->map[i / 64]) |
-		     __atomic_load_n(&rmap[i / 64], __ATOMIC_RELAXED)) & bit)
+		if ((READ_ONCE(*slab_lmap(s, i / 64)) |
+		     __atomic_load_n(slab_rword(s, i / 64), __ATOMIC_RELAXED)) & bit)
 			problems += check_poison(cache, obj, "by slab_check");
 	}
 	return problems;

@@ -1,75 +1,26 @@
 /*
  * slab_large.c - kmalloc() above KMALLOC_MAX_CACHE_SIZE: whole blocks from
- * alloc_pages(), and a record of which blocks they are, so that kfree()
- * refuses a block that alloc_pages() handed to someone else.
- *
- * The record is one bit per struct page of the buddy allocator's map (by
- * map index), in chunks of one page each, with a one-page table of chunks.
- * Both are taken on the first large kmalloc and kept: about one bit per
- * page of RAM (32 KiB of bitmap per GiB at 4K pages).
+ * alloc_pages() (whose small orders come from this CPU's page cache), and
+ * a mark in slab_tab on each block's first unit (SLAB_TAB_LARGE | order),
+ * so that kfree() knows the block is a large kmalloc and refuses one that
+ * alloc_pages() handed to someone else, an interior pointer, or a second
+ * free. No lock: the allocating CPU owns the unit's byte until the block
+ * is handed out; kfree() clears it with a compare-and-swap, so of two
+ * racing frees of one block exactly one frees it.
  */
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <mm/mm.h>
 #include "slab_state.h"
 
-#define CHUNK_BITS	(PAGE_SIZE * 8)
-
-/* large_lock: the record, and the count of pages in large blocks. */
-static DEFINE_SPINLOCK(large_lock);
-static unsigned long **large_chunks;	/* [large_nr_chunks] */
-static unsigned long large_nr_chunks;
-static unsigned long large_pages;
-static bool large_failed;
-
-/* Make the record; large_lock held. Return: whether it exists. */
-static bool large_record_init(void)
-{
-	struct page *page;
-
-	if (large_chunks)
-		return true;
-	if (large_failed)
-		return false;
-	large_nr_chunks = (nr_map_pages() + CHUNK_BITS - 1) / CHUNK_BITS;
-	if (large_nr_chunks > PAGE_SIZE / sizeof(unsigned long *)) {
-		pr_err("kmalloc: %lu struct pages are more than the large "
-		       "block record covers: large kmalloc is off\n",
-		       nr_map_pages());
-		large_failed = true;
-		return false;
-	}
-	page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, 0);
-	if (!page)
-		return false;
-	large_chunks = page_address(page);
-	for (unsigned long i = 0; i < large_nr_chunks; i++) {
-		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, 0);
-		if (!page) {
-			while (i--)
-				__free_pages(virt_to_page(large_chunks[i]), 0);
-			__free_pages(virt_to_page(large_chunks), 0);
-			large_chunks = NULL;
-			return false;
-		}
-		large_chunks[i] = page_address(page);
-	}
-	return true;
-}
-
-static unsigned long *large_word(const struct page *page, unsigned long *bit)
-{
-	unsigned long idx = page_index(page);
-
-	*bit = 1UL << (idx % 64);
-	return &large_chunks[idx / CHUNK_BITS][idx % CHUNK_BITS / 64];
-}
+/* Pages of large blocks counted on CPUs that went away (atomic add). */
+static long large_pages_gone;
 
 void *kmalloc_large(size_t size, gfp_t gfp)
 {
 	int order = get_order(size);
 	struct page *page;
-	unsigned long *word, bit;
+	uint8_t *t;
 
 	if (order > MAX_PAGE_ORDER) {
 		if (!(gfp & __GFP_NOWARN))
@@ -77,75 +28,100 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 				"(%lu): refused\n", size, KMALLOC_MAX_SIZE);
 		return NULL;
 	}
-	spin_lock(&large_lock);
-	if (!large_record_init()) {
-		spin_unlock(&large_lock);
+	if (!smp_load_acquire(&slab_tab.units))
 		return NULL;
-	}
-	spin_unlock(&large_lock);
+	/* A block owns its table unit alone: at least one unit long. */
+	if ((unsigned int)order < slab_tab.min_order)
+		order = (int)slab_tab.min_order;
 	page = alloc_pages(gfp, (unsigned int)order);
 	if (!page)
 		return NULL;
-	spin_lock(&large_lock);
-	word = large_word(page, &bit);
-	*word |= bit;
-	large_pages += 1UL << order;
-	spin_unlock(&large_lock);
+	t = slab_tab_entry(page_to_phys(page));
+	WRITE_ONCE(*t, (uint8_t)(SLAB_TAB_LARGE | order));
+	this_cpu_ptr(&slab_pcpu)->large_pages += 1L << order;
 	return page_address(page);
 }
 
-int kfree_large(const void *p, struct page *page)
+/* The table byte of the large block starting at @p, or NULL. */
+static uint8_t *large_entry(const void *p, uint8_t *v)
 {
-	unsigned long *word, bit;
+	phys_addr_t phys = virt_to_phys(p);
+	uint8_t *t;
+
+	if (phys & (((phys_addr_t)1 << slab_tab.shift) - 1))
+		return NULL;
+	t = slab_tab_entry(phys);
+	if (!t)
+		return NULL;
+	*v = READ_ONCE(*t);
+	return (*v & SLAB_TAB_LARGE) ? t : NULL;
+}
+
+/*
+ * Clear table byte @t if it still holds @v. A compare-and-swap of the
+ * aligned 32-bit word around it (not every target has a byte-wide one):
+ * a neighbour's byte changing meanwhile only makes it try again.
+ */
+static bool tab_clear_if(uint8_t *t, uint8_t v)
+{
+	uint32_t *w = (uint32_t *)((uintptr_t)t & ~(uintptr_t)3);
+	unsigned int at = (unsigned int)((uintptr_t)t & 3);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	unsigned int sh = (3 - at) * 8;
+#else
+	unsigned int sh = at * 8;
+#endif
+	uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED);
+
+	do {
+		if (((old >> sh) & 0xff) != v)
+			return false;
+	} while (!__atomic_compare_exchange_n(w, &old, old & ~(0xffU << sh),
+					      false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+int kfree_large(const void *p)
+{
+	uint8_t v, *t = large_entry(p, &v);
 	unsigned int order;
 
-	if ((page->state & PG_KIND_MASK) != PG_ALLOC)
+	if (!t || !tab_clear_if(t, v))
 		return 0;
-	order = pg_order(page->state);
-	spin_lock(&large_lock);
-	if (!large_chunks) {
-		spin_unlock(&large_lock);
-		return 0;
-	}
-	word = large_word(page, &bit);
-	if (!(*word & bit)) {
-		spin_unlock(&large_lock);
-		return 0;
-	}
-	*word &= ~bit;
-	large_pages -= 1UL << order;
-	spin_unlock(&large_lock);
-	(void)p;
-	__free_pages(page, order);
+	order = v & ~SLAB_TAB_LARGE;
+	this_cpu_ptr(&slab_pcpu)->large_pages -= 1L << order;
+	__free_pages(virt_to_page(p), order);
 	return 1;
 }
 
-size_t ksize_large(struct page *page)
+size_t ksize_large(const void *p)
 {
-	unsigned long *word, bit;
-	size_t size = 0;
+	uint8_t v;
 
-	if ((page->state & PG_KIND_MASK) != PG_ALLOC)
-		return 0;
-	spin_lock(&large_lock);
-	if (large_chunks) {
-		word = large_word(page, &bit);
-		if (*word & bit)
-			size = PAGE_SIZE << pg_order(page->state);
-	}
-	spin_unlock(&large_lock);
-	return size;
+	return large_entry(p, &v) ? PAGE_SIZE << (v & ~SLAB_TAB_LARGE) : 0;
+}
+
+/* A CPU goes away: keep its count. */
+void slab_large_cpu_dead(unsigned int cpu)
+{
+	struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
+
+	__atomic_fetch_add(&large_pages_gone, pc->large_pages, __ATOMIC_RELAXED);
+	pc->large_pages = 0;
 }
 
 unsigned long slab_nr_large_pages(void)
 {
-	return READ_ONCE(large_pages);
+	long n = __atomic_load_n(&large_pages_gone, __ATOMIC_RELAXED);
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		n += READ_ONCE(per_cpu_ptr(&slab_pcpu, cpu)->large_pages);
+	return n < 0 ? 0 : (unsigned long)n;
 }
 
 void slab_large_reset(void)
 {
-	large_chunks = NULL;
-	large_nr_chunks = 0;
-	large_pages = 0;
-	large_failed = false;
+	large_pages_gone = 0;
 }

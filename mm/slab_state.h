@@ -1,24 +1,30 @@
 /*
  * slab_state.h - the slab allocator's private state: caches, slabs, the
- * per-CPU slab pointers, and who may touch what. Only mm/slab*.c include
- * this. docs/allocator.md ("Small objects") tells the whole design.
+ * per-CPU slab pointers, the page table that finds a slab from any of
+ * its addresses, and who may touch what. Only mm/slab*.c (and tests that
+ * look inside) include this. docs/allocator.md ("Small objects") tells
+ * the whole design.
  *
- * A slab is one naturally aligned block of SLAB_PAGES pages from
- * alloc_pages(). Its first bytes are its header (struct slab, then two
- * bitmaps), the objects follow from cache->obj0, each at a multiple of
- * the cache's stride. Any object pointer finds its slab by rounding its
- * physical address down to SLAB_SIZE; the slab's first struct page
- * (PG_ALLOC | SLAB_ORDER) and the header's check word prove it is one.
+ * A slab is one naturally aligned block of 2^cache->order pages from
+ * alloc_pages(). Object i of a slab lives at (char *)slab + i * stride;
+ * the first objects' room holds the header (struct slab, then the
+ * bitmaps), so the first real object is number cache->first. Any object
+ * pointer finds its slab through slab_tab[], one byte per page of RAM
+ * holding the log2 of the size of the slab covering the page (0: none):
+ * rounding the address down to that size gives the header.
  *
- * An object's state is two bits: in map[] (1: free, written only by the
- * slab's owner) and in rmap[] (1: freed by another CPU, not yet taken
- * back; set with an atomic OR by that CPU, cleared by the owner with an
- * atomic exchange). An object is in use iff both bits are 0.
+ * An object's state is two bits, kept side by side per 64 objects in
+ * map[2w] (1: free, written only by the slab's owner) and map[2w + 1]
+ * (the remote word, 1: freed by another CPU, not yet taken back; set with
+ * an atomic OR by that CPU, cleared by the owner with an atomic exchange).
+ * An object is in use iff both bits are 0. Bits below cache->first and
+ * from cache->nr_objects on are always 0 in both.
  *
  * A slab is in one of four states:
  *   SLAB_ACTIVE   some CPU's current slab (kmem_cache_cpu.slab): that CPU,
  *                 its owner, allocates from it and frees into map[]
- *                 without a lock; every other CPU frees into rmap[].
+ *                 without a lock; every other CPU frees into the remote
+ *                 words.
  *   SLAB_FULL     its owner found no free object and let it go: no owner,
  *                 on no list. The first remote free moves it to PARTIAL.
  *   SLAB_PARTIAL  on cache->partial, under cache->lock, no owner; a CPU
@@ -37,14 +43,17 @@
 #include "page_state.h"
 
 /*
- * Slabs are 64 pages (256 KiB with 4K pages) where the geometry allows:
- * then even the largest kmalloc class (PAGE_SIZE / 2) has 128 objects a
- * slab, and the header, which costs it one object, stays under 1%. With a
- * smaller MAX_PAGE_ORDER, a slab is a top-order block.
+ * Slab sizes. Each cache has its own slab order (cache->order), the
+ * smallest that keeps what the header costs (the object slots it covers,
+ * and the tail no object fits in) within 1% of the slab for objects of 64
+ * bytes and more, and one page for smaller ones: 4 KiB slabs for 8..32
+ * bytes, 16 KiB for 64 and 128, up to 256 KiB for PAGE_SIZE / 2 (4K
+ * pages). Small slabs keep the memory a CPU holds in its current slabs
+ * small; large ones keep the largest classes' header cost under 1%.
+ * SLAB_MAX_ORDER caps the order.
  */
-#define SLAB_ORDER	(MAX_PAGE_ORDER < 6 ? MAX_PAGE_ORDER : 6)
-#define SLAB_PAGES	(1UL << SLAB_ORDER)
-#define SLAB_SIZE	(PAGE_SIZE << SLAB_ORDER)
+#define SLAB_MAX_ORDER	(MAX_PAGE_ORDER < 6 ? MAX_PAGE_ORDER : 6)
+#define SLAB_MAX_SIZE	(PAGE_SIZE << SLAB_MAX_ORDER)
 #define SLAB_MAGIC	((uintptr_t)0x736c616273746174ULL)	/* "slabstat" */
 
 #ifndef __always_inline
@@ -74,11 +83,17 @@ struct slab {
 	/* Written when the slab is made, constant until it is given back. */
 	uintptr_t check;		/* SLAB_MAGIC ^ address; 0 once given back */
 	struct kmem_cache *cache;
-	char *obj0;			/* object 0 */
+	/*
+	 * The owner's per-CPU slab state while the slab is its current one,
+	 * else NULL: written by the owner (and by whoever takes the slab away
+	 * from a CPU that is not running, see cache_deactivate_cpu()), read
+	 * by any CPU freeing an object, which is local only when this is its
+	 * own: a CPU never sees its own address here but for a slab it holds,
+	 * since it wrote NULL itself when it let the slab go.
+	 */
+	struct slab_pcpu *owner_pc;
 	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
-	unsigned int cursor;		/* map[] words below it are all 0 */
-	unsigned int inuse;		/* objects neither in map[] nor taken back from rmap[] */
-	unsigned int collected;		/* rmap[] bits ever taken back, mod 2^28 */
+	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
 	int owner;			/* owning CPU, -1 without one (for checks) */
 	/*
 	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
@@ -88,23 +103,26 @@ struct slab {
 	/* cache->lock. */
 	struct slab_list list;		/* on cache->partial */
 	struct slab_list all;		/* on cache->slabs: every slab of the cache */
-	unsigned long map[];		/* map[map_words], then rmap[map_words] */
+	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
+	unsigned long map[];
 };
 
 struct kmem_cache {
-	/* Constant once made. */
-	char name[32];
-	unsigned int object_size;	/* what the user asked for */
-	unsigned int size;		/* the stride between objects */
-	unsigned int align;
+	/* Constant once made; kfree()'s fast path reads the first line. */
 	unsigned int shift;		/* log2(size) when a power of two, else 0 */
+	unsigned int first;		/* the first object's index (after the header) */
+	unsigned long mask;		/* size - 1 when a power of two, else ~0 */
+	unsigned int slot;		/* index into each CPU's slab_pcpu.c[] */
+	unsigned int size;		/* the stride between objects */
+	unsigned int object_size;	/* what the user asked for */
+	unsigned int align;
 	unsigned int recip_shift;	/* idx = off * recip >> recip_shift */
 	uint64_t recip;
-	unsigned int obj0;		/* offset of object 0 in a slab */
-	unsigned int nr_objects;	/* per slab */
-	unsigned int map_words;		/* words in map[] (and in rmap[]) */
-	unsigned int slot;		/* index into each CPU's slab_pcpu.c[] */
+	unsigned int order;		/* a slab is 2^order pages */
+	unsigned int nr_objects;	/* object indexes end here: first..nr_objects-1 */
+	unsigned int map_words;		/* 64-object words (two longs each in map[]) */
 	unsigned long flags;
+	char name[32];
 	void (*ctor)(void *obj);
 	bool poison;			/* SLAB_DEBUG and no ctor */
 
@@ -119,13 +137,20 @@ struct kmem_cache {
 	struct slab_list caches;	/* on slab_caches */
 };
 
-/* Each CPU's current slab of each cache: written only by that CPU. */
+/*
+ * Each CPU's current slab of each cache, and the 64-object word it
+ * allocates from: written only by that CPU (or for a CPU that is not
+ * running: cache_deactivate_cpu()). All NULL without a slab.
+ */
 struct kmem_cache_cpu {
-	struct slab *slab;
+	unsigned long *word;		/* &slab->map[2 * cursor]: tried first */
+	char *base;			/* object cursor * 64's address */
 };
 
 struct slab_pcpu {
 	struct kmem_cache_cpu c[SLAB_MAX_CACHES];
+	/* Pages in large kmalloc blocks this CPU took minus those it freed. */
+	long large_pages;
 };
 
 DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);
@@ -161,17 +186,86 @@ static inline void slab_list_del(struct slab_list *n)
 
 #define slab_entry(ptr, member) container_of(ptr, struct slab, member)
 
-static inline unsigned long *slab_rmap(const struct slab *s)
+/*
+ * slab_tab - where slabs and large kmalloc blocks are: one byte per
+ * 2^shift bytes of physical memory from @lo (a page, unless RAM spans
+ * more than the bytes of one page of chunk pointers can describe). A
+ * unit covered by a slab of order k holds PAGE_SHIFT + k, the log2 of
+ * its bytes (release stores by the CPU that makes the slab, after its
+ * header; cleared when it is given back); the first unit of a large
+ * kmalloc block holds SLAB_TAB_LARGE | order (set by the allocating CPU,
+ * cleared by a compare-and-swap in kfree(), so one of two racing frees
+ * wins). Readers load the byte relaxed: the header's address depends on
+ * the value read, which orders the header's reads after it.
+ *
+ * The bytes are one block (@tab, @n units: kfree()'s fast path) when a
+ * top-order block holds them, else chunks of one top-order block each
+ * (@dir; @n is 0 and lookups take the general way). Made once by
+ * kmem_cache_init(): @units is published last, with release.
+ */
+#define SLAB_TAB_LARGE	0x80
+struct slab_tab {
+	uint8_t *tab;
+	/*
+	 * @lo's virtual address: RAM's map is linear, and @lo is aligned to
+	 * SLAB_MAX_SIZE, so an address's offset from @vlo is its physical
+	 * offset from @lo, and that offset rounded gives its slab's start.
+	 */
+	uintptr_t vlo;
+	unsigned long n;		/* units in @tab; 0 when chunked */
+	unsigned int shift;		/* log2 of the bytes per unit */
+	unsigned int min_order;		/* shift - PAGE_SHIFT: the least slab order */
+	phys_addr_t lo;
+	unsigned long units;		/* all units; 0 until made */
+	uint8_t **dir;			/* the chunks, or NULL */
+	unsigned int chunk_shift;	/* log2 of the units per chunk */
+};
+extern struct slab_tab slab_tab;
+
+static inline size_t slab_bytes(const struct kmem_cache *c)
 {
-	return (unsigned long *)s->map + s->cache->map_words;
+	return PAGE_SIZE << c->order;
 }
 
-/* The slab an address would belong to: its SLAB_SIZE-aligned start. */
+/* The table's byte for unit @u, or NULL outside the table. */
+static __always_inline uint8_t *slab_tab_unit(unsigned long u)
+{
+	if (u >= smp_load_acquire(&slab_tab.units))
+		return NULL;
+	if (likely(!slab_tab.dir))
+		return &slab_tab.tab[u];
+	return &slab_tab.dir[u >> slab_tab.chunk_shift]
+			    [u & ((1UL << slab_tab.chunk_shift) - 1)];
+}
+
+/* The table's byte for @phys, or NULL outside the table. */
+static __always_inline uint8_t *slab_tab_entry(phys_addr_t phys)
+{
+	return slab_tab_unit((unsigned long)((phys - slab_tab.lo) >> slab_tab.shift));
+}
+
+/*
+ * The slab holding @p, or NULL: the table must say a slab covers @p's
+ * unit; then the header is at @p rounded down to the slab's size.
+ */
+static __always_inline struct slab *slab_of(const void *p)
+{
+	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
+	uint8_t *t = slab_tab_unit(rel >> slab_tab.shift);
+	int v;
+
+	if (!t)
+		return NULL;
+	v = (int8_t)__atomic_load_n(t, __ATOMIC_RELAXED);
+	if (v <= 0)
+		return NULL;
+	return (struct slab *)((uintptr_t)p - (rel & ((1UL << v) - 1)));
+}
+
+/* The slab an object address belongs to, @p known to be in one. */
 static inline struct slab *slab_base(const void *p)
 {
-	phys_addr_t phys = virt_to_phys(p);
-
-	return phys_to_virt(phys & ~(phys_addr_t)(SLAB_SIZE - 1));
+	return slab_of(p);
 }
 
 static inline bool slab_header_ok(const struct slab *s)
@@ -179,7 +273,13 @@ static inline bool slab_header_ok(const struct slab *s)
 	return s->check == (SLAB_MAGIC ^ (uintptr_t)s);
 }
 
-/* Object index of the object starting @off bytes after obj0. */
+/* The current slab of @c: the one its cursor word is in. */
+static inline struct slab *cpu_slab(const struct kmem_cache_cpu *c)
+{
+	return c->word ? slab_of(c->word) : NULL;
+}
+
+/* Object index of the object starting @off bytes after the slab's start. */
 static inline unsigned long slab_index(const struct kmem_cache *c,
 				       unsigned long off)
 {
@@ -190,20 +290,41 @@ static inline unsigned long slab_index(const struct kmem_cache *c,
 
 static inline void *slab_object(const struct slab *s, unsigned long idx)
 {
-	return s->obj0 + idx * s->cache->size;
+	return (char *)s + idx * s->cache->size;
 }
 
-/* The bits of map word @w that stand for objects (the last word is short). */
+static inline unsigned long *slab_lmap(struct slab *s, unsigned int w)
+{
+	return &s->map[2 * w];
+}
+
+static inline unsigned long *slab_rword(struct slab *s, unsigned int w)
+{
+	return &s->map[2 * w + 1];
+}
+
+/* The bits of word @w that stand for objects (first..nr_objects-1). */
 static inline unsigned long slab_word_mask(const struct kmem_cache *c,
 					   unsigned int w)
 {
-	unsigned int n = c->nr_objects - w * 64;
+	unsigned long lo = (unsigned long)w * 64, hi = lo + 64, m = ~0UL;
 
-	return n >= 64 ? ~0UL : (1UL << n) - 1;
+	if (c->nr_objects < hi)
+		m = c->nr_objects <= lo ? 0 : (1UL << (c->nr_objects - lo)) - 1;
+	if (c->first > lo)
+		m &= c->first >= hi ? 0 : ~((1UL << (c->first - lo)) - 1);
+	return m;
+}
+
+/* Objects a slab of @c holds. */
+static inline unsigned int slab_capacity(const struct kmem_cache *c)
+{
+	return c->nr_objects - c->first;
 }
 
 /* slab.c */
 int slab_collect_remote(struct slab *s);
+unsigned int slab_inuse(struct slab *s);
 void slab_release(struct kmem_cache *cache, struct slab *s);
 void slab_deactivate(struct kmem_cache *cache, struct slab *s);
 unsigned long kmem_cache_objects_in_use(struct kmem_cache *cache);
@@ -218,8 +339,9 @@ int slab_debug_check_slab(struct slab *s);
 /* slab_large.c: kmalloc above KMALLOC_MAX_CACHE_SIZE. */
 void *kmalloc_large(size_t size, gfp_t gfp);
 /* 1: freed; 0: not a large kmalloc block (nothing done). */
-int kfree_large(const void *p, struct page *page);
-size_t ksize_large(struct page *page);
+int kfree_large(const void *p);
+size_t ksize_large(const void *p);
+void slab_large_cpu_dead(unsigned int cpu);
 void slab_large_reset(void);
 
 #endif /* MM_SLAB_STATE_H */

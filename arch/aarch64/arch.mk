@@ -3,6 +3,11 @@
 # The kernel runs at EL1 on QEMU's `virt` machine, entered at EL1 or EL2.
 # See arch/aarch64/entry.S for the boot contract.
 
+# The machine booted unless BOARD= says otherwise: boards/aarch64/.
+# The page sizes this target builds with (mk/config.mk refuses others).
+PAGE_SIZES	:= 4K 16K 64K
+DEFAULT_BOARD	:= virt
+
 CROSS_COMPILE	?= aarch64-linux-gnu-
 
 # general-regs-only: FP/SIMD traps at entry (CPACR_EL1 = 0), and gcc would
@@ -35,7 +40,7 @@ qemu_cpu_4K	:= cortex-a57
 qemu_cpu_16K	:= max
 qemu_cpu_64K	:= cortex-a57
 QEMU		:= qemu-system-aarch64
-QEMU_MACHINE_ARGS := -M virt -cpu $(qemu_cpu_$(PAGE_SIZE)) \
+QEMU_MACHINE_ARGS := $(BOARD_QEMU_ARGS) -cpu $(qemu_cpu_$(PAGE_SIZE)) \
 		     -semihosting-config enable=on,target=native
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 # BOOT=uboot (mk/uboot.mk): Debian's U-Boot for QEMU as the firmware, at

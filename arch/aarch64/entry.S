@@ -55,7 +55,7 @@ _start:
 	ccmp	x18, #0, #0xd, pl
 	b	primary_entry		/* code1 */
 	.quad	IMAGE_TEXT_OFFSET	/* text_offset: 2 MiB into RAM */
-	/* image_size (_end - _start, BSS too): linker/aarch64.ld writes it. */
+	/* image_size (_end - _start, BSS too): linker/image.lds.S writes it. */
 
 	.section .text.head.tail, "ax"
 	.quad	IMAGE_FLAG_PAGE_SIZE | IMAGE_FLAG_ANYWHERE

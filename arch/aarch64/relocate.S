@@ -1,6 +1,6 @@
 /*
  * relocate.S - the image applies its own relocations: it is a
- * position-independent executable (linker/aarch64.ld) that runs wherever
+ * position-independent executable (linker/image.lds.S) that runs wherever
  * a loader put it. Called by entry.S on every boot, with the MMU off and
  * no stack, and by efi_entry.S before C runs under the firmware.
  */

@@ -19,7 +19,7 @@
  */
 #include <arch/fixup.h>
 #include <arch/poweroff.h>
-#include "platform.h"
+#include <platform/emergency.h>
 #include "sysreg.h"
 #include "trap.h"
 
@@ -161,23 +161,45 @@ trap_at_el2:
 	stackless_trap elr_el2, el2_msg
 
 /*
- * aarch64_emergency_puts - write a string to the UART with no stack and no
- * C: x0 = NUL-terminated string; clobbers x0-x4. The wait for room is
- * bounded and a faulting UART access skips the rest of the string.
+ * aarch64_emergency_puts - write a string to the console with no stack and
+ * no C: x0 = NUL-terminated string; clobbers x0-x6. The console is the
+ * one the platform layer chose (<platform/emergency.h>: the early console,
+ * then the device tree's); with none yet, nothing is written. The wait for
+ * room is bounded and a faulting access skips the rest of the string.
  */
 	.globl	aarch64_emergency_puts
 aarch64_emergency_puts:
-	mov	x1, #VIRT_UART0_BASE
+	adr_l	x5, console_emergency
+	ldr	x1, [x5, #CONSOLE_EMERG_TX]
+	cbz	x1, 4f
 1:	ldrb	w2, [x0], #1
 	cbz	w2, 4f
 	mov	x3, #0x10000
-2:	ldr	w4, [x1, #0x18]		/* UARTFR */
-	fixup	2b, 4f
-	tbz	w4, #5, 3f		/* TXFF clear: room in the FIFO */
+2:	ldr	x1, [x5, #CONSOLE_EMERG_STATUS]
+	ldr	x6, [x5, #CONSOLE_EMERG_WIDTH]
+	cmp	x6, #4
+	b.eq	5f
+7:	ldrb	w4, [x1]		/* status, 8-bit */
+	fixup	7b, 4f
+	b	6f
+5:	ldr	w4, [x1]		/* status, 32-bit */
+	fixup	5b, 4f
+6:	ldr	x6, [x5, #CONSOLE_EMERG_MASK]
+	and	x4, x4, x6
+	ldr	x6, [x5, #CONSOLE_EMERG_READY]
+	cmp	x4, x6
+	b.eq	3f			/* room in the transmitter */
 	subs	x3, x3, #1
 	b.ne	2b
-3:	str	w2, [x1]		/* UARTDR */
-	fixup	3b, 4f
+3:	ldr	x1, [x5, #CONSOLE_EMERG_TX]
+	ldr	x6, [x5, #CONSOLE_EMERG_WIDTH]
+	cmp	x6, #4
+	b.eq	8f
+9:	strb	w2, [x1]
+	fixup	9b, 4f
+	b	1b
+8:	str	w2, [x1]
+	fixup	8b, 4f
 	b	1b
 4:	ret
 

@@ -3,6 +3,11 @@
 # The kernel runs in S-mode under OpenSBI on QEMU's `virt` machine, with the
 # MMU off (satp = 0). See arch/riscv64/entry.S for the boot contract.
 
+# The machine booted unless BOARD= says otherwise: boards/riscv64/.
+# The page sizes this target builds with (mk/config.mk refuses others).
+PAGE_SIZES	:= 4K
+DEFAULT_BOARD	:= virt
+
 CROSS_COMPILE	?= riscv64-linux-gnu-
 
 # medany: the image is linked at 0x80200000, beyond medlow's +-2 GiB of 0.
@@ -30,7 +35,8 @@ ARCH_PACKAGES	= $(PACKAGES_riscv64)
 # kernel in S-mode at its ELF entry with a0 = boot hart, a1 = DTB. The
 # sifive_test exit device is part of `virt`: nothing to add for it.
 QEMU		:= qemu-system-riscv64
-QEMU_MACHINE_ARGS := -M virt -bios default
+# Recursive: a board's arguments may name MEM and SMP (boards/riscv64/).
+QEMU_MACHINE_ARGS = $(BOARD_QEMU_ARGS) -bios default
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 # BOOT=uboot (mk/uboot.mk): OpenSBI, as above, starts Debian's S-mode
 # U-Boot for QEMU as its payload (at 0x80200000, a0/a1 as for a kernel),

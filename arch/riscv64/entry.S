@@ -55,7 +55,7 @@ _start:
 	.2byte	0			/* to text_offset at 8: no .balign, */
 	.option	pop			/* which would leave relaxation nops */
 	.dword	0x200000		/* text_offset: 2 MiB into RAM */
-	/* image_size (_end - _start, BSS too): linker/riscv64.ld writes it. */
+	/* image_size (_end - _start, BSS too): linker/image.lds.S writes it. */
 
 	.section .text.head.tail, "ax"
 	.dword	0			/* flags: little endian */

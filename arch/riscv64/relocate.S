@@ -1,6 +1,6 @@
 /*
  * relocate.S - the image applies its own relocations: it is a
- * position-independent executable (linker/riscv64.ld) that runs wherever
+ * position-independent executable (linker/image.lds.S) that runs wherever
  * a loader put it. Called by entry.S on every boot, before anything reads
  * a stored address, and by efi_entry.S before C runs under the firmware.
  * The relocations are applied even at offset 0: riscv64 ld leaves the

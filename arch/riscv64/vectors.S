@@ -21,7 +21,7 @@
 #include <arch/poweroff.h>
 #include "csr.h"
 #include <arch/fixup.h>
-#include "platform.h"
+#include <platform/emergency.h>
 #include "trap.h"
 
 	.text
@@ -83,25 +83,45 @@ trap_in_handler:
 	j	riscv_poweroff
 
 /*
- * riscv_emergency_puts - write a string to the UART with no stack and no
- * C: a0 = NUL-terminated string; clobbers t0-t3. The wait for room is
- * bounded and a faulting UART access skips the rest of the string.
+ * riscv_emergency_puts - write a string to the console with no stack and
+ * no C: a0 = NUL-terminated string; clobbers t0-t4. The console is the
+ * one the platform layer chose (<platform/emergency.h>: the early console,
+ * then the device tree's); with none yet, nothing is written. The wait for
+ * room is bounded and a faulting access skips the rest of the string.
  */
 	.globl	riscv_emergency_puts
 riscv_emergency_puts:
-	li	t0, VIRT_UART0_BASE
+	lla	t0, console_emergency
+	ld	t1, CONSOLE_EMERG_TX(t0)
+	beqz	t1, 4f
 1:	lbu	t1, 0(a0)
 	beqz	t1, 4f
 	addi	a0, a0, 1
 	li	t2, 0x10000
-2:	lbu	t3, 5(t0)		/* LSR */
-	fixup	2b, 4f
-	andi	t3, t3, 0x20		/* THRE: room in the transmitter */
-	bnez	t3, 3f
+2:	ld	t3, CONSOLE_EMERG_STATUS(t0)
+	ld	t4, CONSOLE_EMERG_WIDTH(t0)
+	addi	t4, t4, -4
+	beqz	t4, 5f
+8:	lbu	t3, 0(t3)		/* status, 8-bit */
+	fixup	8b, 4f
+	j	6f
+5:	lwu	t3, 0(t3)		/* status, 32-bit */
+	fixup	5b, 4f
+6:	ld	t4, CONSOLE_EMERG_MASK(t0)
+	and	t3, t3, t4
+	ld	t4, CONSOLE_EMERG_READY(t0)
+	beq	t3, t4, 3f		/* room in the transmitter */
 	addi	t2, t2, -1
 	bnez	t2, 2b
-3:	sb	t1, 0(t0)		/* THR */
-	fixup	3b, 4f
+3:	ld	t3, CONSOLE_EMERG_TX(t0)
+	ld	t4, CONSOLE_EMERG_WIDTH(t0)
+	addi	t4, t4, -4
+	beqz	t4, 7f
+9:	sb	t1, 0(t3)
+	fixup	9b, 4f
+	j	1b
+7:	sw	t1, 0(t3)
+	fixup	7b, 4f
 	j	1b
 4:	ret
 

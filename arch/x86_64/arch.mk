@@ -4,6 +4,11 @@
 # PVH ELF note, and GRUB's multiboot2 command (see entry.S). The host gcc
 # builds it on an x86_64 host; elsewhere Debian's x86_64-linux-gnu-gcc.
 
+# The machine booted unless BOARD= says otherwise: boards/x86_64/.
+# The page sizes this target builds with (mk/config.mk refuses others).
+PAGE_SIZES	:= 4K
+DEFAULT_BOARD	:= q35
+
 CROSS_COMPILE	?= $(if $(filter x86_64,$(shell uname -m)),,x86_64-linux-gnu-)
 
 # Linked at 1 MiB, identity-mapped, so -mcmodel=small (everything below
@@ -18,8 +23,9 @@ ARCH_ASFLAGS	:= -Wa,--noexecstack
 ARCH_LDFLAGS	:= -Wl,-z,max-page-size=0x1000 -Wl,--fatal-warnings
 
 ARCH_SRCS	:= $(addprefix arch/x86_64/,entry.S efi_entry.S vectors.S desc.c \
-		     trap.c console.c cpu.c memory.c pgtable.c mmu.c acpi.c \
-		     apic.c smp.c secondary.S test_services.c)
+		     trap.c cpu.c memory.c pgtable.c mmu.c acpi.c \
+		     apic.c smp.c secondary.S)
+# test_services.c: test images only (mk/kernel.mk).
 
 # The same ELF on a GRUB (BIOS) rescue ISO, booted through multiboot2.
 GRUB_ISO	:= $(BUILD_DIR)/buddyboot.iso
@@ -28,11 +34,12 @@ ARCH_IMAGES	:= $(GRUB_ISO)
 # Debian packages to build and boot this target: packages.mk.
 ARCH_PACKAGES	= $(PACKAGES_x86_64)
 
-# q35: the current PC chipset (PCIe, ICH9 LPC); -M pc works the same.
+# The board (boards/x86_64/): q35, the current PC chipset (PCIe, ICH9
+# LPC), by default; BOARD=pc for i440fx.
 # No NIC: nothing to do with one, and its iPXE ROM only slows the boot.
 # isa-debug-exit gives the guest an exit status: see cpu.c.
 QEMU		:= qemu-system-x86_64
-QEMU_MACHINE_ARGS := -M q35 -nic none \
+QEMU_MACHINE_ARGS := $(BOARD_QEMU_ARGS) -nic none \
 		     -device isa-debug-exit,iobase=0xf4,iosize=0x04
 QEMU_KERNEL_ARGS := -kernel $(KERNEL_ELF)
 # Instead of QEMU_KERNEL_ARGS: SeaBIOS boots GRUB from the ISO, GRUB the ELF.

@@ -82,7 +82,7 @@ static struct idt_gate idt[X86_NR_EXCEPTIONS] __section(".data") __aligned(16);
 _Static_assert(KERNEL_TSS / 8 + 2 * NR_CPUS <= 8192,
 	       "the GDT holds 8192 descriptors: too many CPUs for a TSS each");
 
-/* The double-fault handler's stack, reserved by linker/x86_64.ld. */
+/* The double-fault handler's stack, reserved by arch/x86_64/image.lds.S. */
 extern char __double_fault_stack_top[];
 
 /* CPU @cpu's TSS: its double-fault stack; its descriptor; ltr. */

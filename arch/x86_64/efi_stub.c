@@ -1,7 +1,7 @@
 /*
  * efi_stub.c - the x86_64 part of the UEFI entry (BOOTX64.EFI).
  *
- * The kernel is linked at a fixed address (1 MiB, linker/x86_64.ld) and
+ * The kernel is linked at a fixed address (1 MiB, arch/x86_64/image.lds.S) and
  * is not position-independent, while the firmware loads an EFI
  * application wherever it likes. So BOOTX64.EFI is this small
  * position-independent program with the kernel's loadable bytes as a

@@ -49,7 +49,7 @@ multiboot2_header_end:
 	/*
 	 * QEMU reads the descriptor as a 64-bit value in an ELF64 and finds it
 	 * after the name padded to the PT_NOTE segment's alignment: keep this
-	 * section 4-byte aligned (see linker/x86_64.ld).
+	 * section 4-byte aligned (see arch/x86_64/image.lds.S).
 	 */
 	.section .note.Xen, "a", @note
 	.balign 4
@@ -131,7 +131,7 @@ setup_long_mode:
 	 * [0, 2 MiB) in 4 KiB pages instead, but for one guard page: the page
 	 * under the boot stack, so that an overflow faults (and the double-fault
 	 * handler, on its own stack, reports it) instead of running over the
-	 * page tables. linker/x86_64.ld asserts that it is below 2 MiB.
+	 * page tables. arch/x86_64/image.lds.S asserts that it is below 2 MiB.
 	 * Page 0 stays mapped: QEMU's PVH ROM puts the memory map there (at
 	 * 0x5a8 in QEMU 7.2), so it cannot catch NULL pointers.
 	 */
@@ -210,7 +210,7 @@ long_mode_entry64:
 	mov	%esp, %esp
 	load_kernel_data_segments
 
-	/* BSS: 8-byte aligned at both ends (linker/x86_64.ld). */
+	/* BSS: 8-byte aligned at both ends (arch/x86_64/image.lds.S). */
 	mov	$__bss_start, %rdi
 	mov	$__bss_end, %rcx
 	sub	%rdi, %rcx

@@ -48,7 +48,7 @@ static const char *const vector_names[X86_NR_EXCEPTIONS] = {
 	[30] = "security exception",
 };
 
-/* linker/x86_64.ld: the unmapped page under the boot stack. */
+/* arch/x86_64/image.lds.S: the unmapped page under the boot stack. */
 extern char __boot_stack_guard[];
 extern char __per_cpu_start[];
 

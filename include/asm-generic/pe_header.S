@@ -8,7 +8,7 @@
  * firmware's PE loader and U-Boot's booti each read the same file their
  * own way.
  *
- * Layout (linker/<arch>.ld): [0, __pe_text_offset) is the PE headers'
+ * Layout (linker/image.lds.S): [0, __pe_text_offset) is the PE headers'
  * region, holding the Image header, this header, and entry.S's boot code,
  * which runs only after boot services have ended; then two sections,
  * aligned to PE_SECTION_ALIGN:

@@ -78,4 +78,54 @@ bool fdt_rsvmap_entry(const struct fdt *fdt, unsigned int index,
 /* fdt_read_cells - big-endian number of @cells (1 or 2) 32-bit cells. */
 uint64_t fdt_read_cells(const void *p, unsigned int cells);
 
+/*
+ * A node with its ancestors, as a path from the root finds it:
+ * node[0] is the root, node[depth] the node itself. Translating a node's
+ * reg needs every bus above it, which offsets alone do not give.
+ */
+struct fdt_node_path {
+	int node[FDT_MAX_DEPTH + 1];
+	int depth;
+};
+
+/*
+ * fdt_lookup_path - the node @path names (@len bytes): an absolute path
+ * ("/soc/serial@7e215040", or "/soc/serial" when the name is unique) or an
+ * alias of /aliases ("serial0"). Anything from a ':' on is options and is
+ * ignored. Return: 0, -ENOENT (no such node or alias), -EINVAL; a message
+ * in fdt->error when it has one.
+ */
+int fdt_lookup_path(const struct fdt *fdt, const char *path, size_t len,
+		    struct fdt_node_path *np);
+
+/*
+ * fdt_stdout_node - the node /chosen/stdout-path (or linux,stdout-path)
+ * names; *@options, when given, points at what followed its ':' ("" if
+ * nothing). Return: 0, or as fdt_lookup_path(); -ENOENT with no property.
+ */
+int fdt_stdout_node(const struct fdt *fdt, struct fdt_node_path *np,
+		    const char **options);
+
+/* fdt_find_compatible - the first available node, depth-first, whose
+ * compatible list has @compat. Return: 0, or -ENOENT. */
+int fdt_find_compatible(const struct fdt *fdt, const char *compat,
+			struct fdt_node_path *np);
+
+/* fdt_node_is_compatible - @compat is one of @node's compatible strings. */
+bool fdt_node_is_compatible(const struct fdt *fdt, int node, const char *compat);
+
+/* fdt_getprop_u32 - a one-cell property, or @dflt when absent or not 4 bytes. */
+uint32_t fdt_getprop_u32(const struct fdt *fdt, int node, const char *name,
+			 uint32_t dflt);
+
+/*
+ * fdt_reg_translate - the @index-th entry of the node's reg as the CPU sees
+ * it: read with the parent's #address-cells/#size-cells, then mapped
+ * through the `ranges` of every bus up to the root (an empty ranges is
+ * the identity; a bus without ranges is not on the CPU's bus: -ENOENT; an
+ * address no range covers: -ERANGE). Up to 2 cells per number.
+ */
+int fdt_reg_translate(const struct fdt *fdt, const struct fdt_node_path *np,
+		      unsigned int index, uint64_t *addr, uint64_t *size);
+
 #endif /* BOOT_FDT_H */

@@ -13,7 +13,7 @@ other projects, which a line says by naming them just before the path
 docs/porting.md.
 
 One more case: the product includes no test code. The product is arch/,
-boot/, lib/, mm/, smp/ and include/ less the test harness (lib/selftest/,
+boot/, drivers/, lib/, mm/, platform/, smp/ and include/ less the test harness (lib/selftest/,
 include/selftest/) and the arch test services (include/arch/test_services.h,
 arch/<arch>/test_services.c); none of its files may #include a path
 under tests/, the harness's headers or the test services' header. Test
@@ -32,8 +32,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
                                 "..", "..", "tests", "runner"))
 from ktap import KtapWriter  # noqa: E402
 
-ROOTS = ("arch", "boot", "bench", "docs", "include", "lib", "linker", "mk",
-         "mm", "scripts", "smp", "tests", "tools")
+ROOTS = ("arch", "boards", "boot", "bench", "docs", "drivers", "include",
+         "lib", "linker", "mk", "mm", "platform", "scripts", "smp", "tests",
+         "tools")
 PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w.+/-]*[\w/])" % "|".join(ROOTS))
 # A path on a line that first names another project is that project's.
 FOREIGN = re.compile(r"\b(Linux|Linux's|kernel\.org|U-Boot's|QEMU's|lk|"
@@ -98,7 +99,8 @@ def exists(word: str, present: set[str], folders: set[str]) -> bool:
                for w in (word, "include/" + word))
 
 
-PRODUCT = ("arch/", "boot/", "include/", "lib/", "mm/", "smp/")
+PRODUCT = ("arch/", "boot/", "drivers/", "include/", "lib/", "mm/",
+           "platform/", "smp/")
 TEST_PARTS = ("lib/selftest/", "include/selftest/",
               "include/arch/test_services.h")
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')

@@ -179,6 +179,22 @@ def scenario(name: str) -> None:
         leave_child_and_hang()
     elif name == "silent-hang":
         leave_child_and_hang()
+    elif name == "no-exit-pass":
+        three_ok()
+        out("poweroff: PASS; no exit device on this board")
+        leave_child_and_hang()
+    elif name == "no-exit-fail":
+        ktap("ok 1 alpha", "not ok 2 beta", "ok 3 gamma")
+        out("poweroff: FAIL; no exit device on this board")
+        leave_child_and_hang()
+    elif name == "no-exit-says-fail":
+        three_ok()
+        out("poweroff: FAIL; no exit device on this board")
+        leave_child_and_hang()
+    elif name == "no-exit-short":
+        ktap("ok 1 alpha", plan=3)
+        out("poweroff: PASS; no exit device on this board")
+        leave_child_and_hang()
     elif name == "child-holds-pipe":
         three_ok()
         subprocess.Popen(["sleep", "1000"])

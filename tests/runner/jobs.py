@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import matrix
 import process
 from ktap import Ktap
-from verdict import HOST_PROGRAM, QEMU_GUEST, Judge, Verdict
+from verdict import HOST_PROGRAM, QEMU_GUEST, QEMU_GUEST_NO_EXIT, Judge, Verdict
 
 LOG_DIR = os.path.join("build", "test-logs")
 LOCK_DIR = os.path.join("build", "test-locks")
@@ -110,5 +110,8 @@ class QemuBoot:
         if built.returncode != 0:
             return failed_run(f"build failed: make {args} exited "
                               f"{built.returncode}", built.stdout, log)
+        # A board without an exit device (BOARD_EXIT_DEVICE=none).
+        convention = (QEMU_GUEST_NO_EXIT if values.get("EXIT_DEVICE") == "none"
+                      else QEMU_GUEST)
         return process.run(shlex.split(values["QEMU_CMD"]),
-                           Judge(QEMU_GUEST, expect_cpus), timeout, log)
+                           Judge(convention, expect_cpus), timeout, log)

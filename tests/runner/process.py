@@ -136,6 +136,8 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
                     if not data:
                         break
                     take(splitter.feed(data))
+                    if judge.ended is not None:
+                        break  # a board without an exit device is done
         finally:
             _end_group(proc.pid)
             status = proc.wait()

@@ -25,7 +25,7 @@ import console  # noqa: E402
 import matrix  # noqa: E402
 import process  # noqa: E402
 from ktap import KtapWriter  # noqa: E402
-from verdict import HOST_PROGRAM, QEMU_GUEST, Judge  # noqa: E402
+from verdict import HOST_PROGRAM, QEMU_GUEST, QEMU_GUEST_NO_EXIT, Judge  # noqa: E402
 
 FAKE = os.path.join(HERE, "fake_guest.py")
 BBTEST = os.path.join(HERE, "bbtest")
@@ -302,6 +302,43 @@ class Hangs(VerdictCase):
         start = time.monotonic()
         self.assertPasses(boot("child-holds-pipe"), 3)
         self.assertLess(time.monotonic() - start, 5)
+
+
+class NoExitDevice(VerdictCase):
+    """A board without an exit device: the guest's last line ends the run
+    at once and KTAP alone decides; the runner says so."""
+
+    def run_board(self, scenario: str, convention=QEMU_GUEST_NO_EXIT):
+        start = time.monotonic()
+        run_ = boot(scenario, timeout=3, convention=convention)
+        return run_, time.monotonic() - start
+
+    def test_complete_ktap_passes_without_waiting(self):
+        run_, seconds = self.run_board("no-exit-pass")
+        self.assertPasses(run_, 3)
+        self.assertLess(seconds, 2.5)
+        self.assertIn("no exit device", run_.verdict.note)
+
+    def test_not_ok_fails(self):
+        run_, _ = self.run_board("no-exit-fail")
+        self.assertFails(run_, "not ok", "reported FAIL")
+
+    def test_guest_fail_word_fails(self):
+        run_, _ = self.run_board("no-exit-says-fail")
+        self.assertFails(run_, "reported FAIL")
+
+    def test_missing_results_fail(self):
+        run_, _ = self.run_board("no-exit-short")
+        self.assertFails(run_, "only 1 of 3")
+
+    def test_hang_without_the_line_is_a_timeout(self):
+        run_, _ = self.run_board("hang-after-all")
+        self.assertFails(run_, "timeout")
+        self.assertEqual(run_.verdict.note, "")
+
+    def test_a_board_with_an_exit_device_ignores_the_line(self):
+        run_, _ = self.run_board("no-exit-pass", convention=QEMU_GUEST)
+        self.assertFails(run_, "timeout")
 
 
 class HostPrograms(VerdictCase):

@@ -23,6 +23,11 @@ class ExitConvention:
     failing: int | None
     hints: dict[int, str] = field(default_factory=dict)
     markers: tuple[tuple[str, str], ...] = ()
+    # A board without an exit device: the console line (group 1: PASS or
+    # FAIL) that says the guest is done; the runner then stops it and
+    # decides from KTAP alone, and says so (note).
+    ended_by: str | None = None
+    note: str = ""
 
 
 # Searched anywhere in a line, KTAP diagnostics included: a panic may cut
@@ -56,11 +61,25 @@ HOST_PROGRAM = ExitConvention(
 )
 
 
+# The same guest on a board that has no exit device (BOARD_EXIT_DEVICE=none
+# in its boards/<arch>/<board>.mk): its poweroff prints this line and
+# halts, so its exit status says nothing; the verdict is the KTAP, the
+# markers and the guest's own PASS/FAIL word, and a hang is still a
+# timeout.
+QEMU_GUEST_NO_EXIT = ExitConvention(
+    passing=QEMU_GUEST.passing, failing=QEMU_GUEST.failing,
+    hints=QEMU_GUEST.hints, markers=_GUEST_MARKERS,
+    ended_by=r"^poweroff: (PASS|FAIL); no exit device",
+    note="verdict from KTAP alone: no exit device",
+)
+
+
 @dataclass
 class Verdict:
     reasons: list[str]
     ktap: Ktap
     failed: int
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -101,11 +120,19 @@ class Judge:
         self._patterns = [(re.compile(p), what)
                           for p, what in convention.markers]
         self._seen_kinds: set[str] = set()
+        self._ended_by = (re.compile(convention.ended_by)
+                          if convention.ended_by else None)
+        # "PASS" or "FAIL" once the guest said it is done (ended_by).
+        self.ended: str | None = None
 
     def feed(self, line: str) -> None:
         self.reader.feed(line)
         if line.startswith("# |"):
             return  # a nested run's console, quoted (check_runner.py)
+        if self._ended_by and self.ended is None:
+            done = self._ended_by.search(line)
+            if done:
+                self.ended = done.group(1)
         online = self._ONLINE.search(line)
         if online and self.online is None:
             self.online = int(online.group(1))
@@ -129,11 +156,16 @@ class Judge:
         failed = ktap.failed + ktap.missing
         if reasons and failed == 0:
             failed = 1
-        return Verdict(reasons, ktap, failed)
+        return Verdict(reasons, ktap, failed,
+                       self.convention.note if self.ended else "")
 
     def _status_reason(self, status: int | None, timeout: float,
                        ktap: Ktap) -> str | None:
         conv = self.convention
+        if self.ended == "PASS":
+            return None
+        if self.ended == "FAIL":
+            return "the guest reported FAIL on its console (no exit device)"
         if status is None:
             return f"timeout: still running after {timeout:g}s, {_progress(ktap)}"
         if status == conv.passing:

@@ -27,7 +27,7 @@
 #include "buddy_check.h"
 
 /* Memory left to the slabs when exhausting: 16 MiB, at least 4 slabs. */
-#define SLAB_EXHAUST_BYTES	MAX(16UL << 20, 4 * SLAB_SIZE)
+#define SLAB_EXHAUST_BYTES	MAX(16UL << 20, 4 * SLAB_MAX_SIZE)
 
 static uint64_t obj_word(const void *obj, size_t i)
 {
@@ -69,8 +69,10 @@ static bool exhaust_class(struct kmem_cache *cache)
 	bool ok = true;
 	void *p;
 
-	for (unsigned int o = SLAB_ORDER; o <= MAX_PAGE_ORDER; o++)
-		slabs += nr_free_blocks(o) << (o - SLAB_ORDER);
+	/* Cached small blocks merge when the buddy lists run dry. */
+	drain_all_pages();
+	for (unsigned int o = cache->order; o <= MAX_PAGE_ORDER; o++)
+		slabs += nr_free_blocks(o) << (o - cache->order);
 	while ((p = kmalloc(size, __GFP_NOWARN))) {
 		if (((uintptr_t)p & (align - 1)) && ok)
 			ok = selftest_fail(__FILE__, __LINE__, "%s: object %p "
@@ -81,11 +83,11 @@ static bool exhaust_class(struct kmem_cache *cache)
 			((uint64_t *)p)[i] = obj_word(p, i);
 		n++;
 	}
-	if (n != slabs * cache->nr_objects)
+	if (n != slabs * slab_capacity(cache))
 		ok = selftest_fail(__FILE__, __LINE__, "%s: %lu objects, but %lu "
 				   "slabs of %u were predicted", cache->name, n,
-				   slabs, cache->nr_objects);
-	for (unsigned int o = SLAB_ORDER; o <= MAX_PAGE_ORDER; o++)
+				   slabs, slab_capacity(cache));
+	for (unsigned int o = cache->order; o <= MAX_PAGE_ORDER; o++)
 		if (nr_free_blocks(o))
 			ok = selftest_fail(__FILE__, __LINE__, "%s: refused with "
 					   "%lu free blocks of order %u",
@@ -137,7 +139,6 @@ SELFTEST(slab_large_and_zero, STAGE_SLAB)
 	struct buddy_counts before;
 	unsigned char *p, *q;
 
-	kfree(kmalloc(PAGE_SIZE, GFP_KERNEL));	/* the large-block record */
 	kmem_cache_shrink_all();
 	buddy_counts_take(&before);
 	p = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
@@ -249,7 +250,7 @@ SELFTEST(slab_kmem_caches, STAGE_SLAB)
 			unsigned int align = aligns[j] ? aligns[j] : 8;
 
 			/* A cache must fit 8 objects a slab (small slabs at MAX_PAGE_ORDER 0). */
-			if (ALIGN_UP(sizes[i], align) > SLAB_SIZE / 8)
+			if (ALIGN_UP(sizes[i], align) > SLAB_MAX_SIZE / 8)
 				continue;
 
 			c = kmem_cache_create("selftest", sizes[i], aligns[j], 0,

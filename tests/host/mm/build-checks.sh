@@ -22,21 +22,37 @@ result() {	# result ok|fail NAME: on a failure, the log as diagnostics
 	ktap_result "$1" "$2"
 }
 
+# Every port, from arch/*/arch.mk (make print-arches, print-port): its
+# compiler, its flags and its page sizes, so that a new target is checked
+# without an edit here.
+ARCHES=$(make -s --no-print-directory print-arches)
+for arch in $ARCHES; do
+	make -s --no-print-directory ARCH="$arch" print-port >"$tmp/port-$arch"
+done
+port() {	# port ARCH CC|ARCH_CFLAGS|PAGE_SIZES
+	sed -n "s/^$2=//p" "$tmp/port-$1"
+}
+page_shift() {	# page_shift 4K|16K|64K
+	case $1 in 4K) echo 12 ;; 16K) echo 14 ;; 64K) echo 16 ;; esac
+}
+
 # kcc ARCH PAGE_SHIFT [extra flags...]: the kernel's freestanding compile
 kcc() {
 	arch=$1 shift_=$2
 	shift 2
-	case $arch in
-	riscv64) cc=riscv64-linux-gnu-gcc
-		 af="-mcmodel=medany -march=rv64imac_zicsr -mabi=lp64" ;;
-	aarch64) cc=aarch64-linux-gnu-gcc
-		 af="-mgeneral-regs-only -mno-outline-atomics -mstrict-align" ;;
-	x86_64)	 cc=gcc; af="-mno-red-zone -mgeneral-regs-only" ;;
-	esac
+	cc=$(port "$arch" CC)
+	af=$(port "$arch" ARCH_CFLAGS)
 	# shellcheck disable=SC2086
 	$cc -nostdinc -isystem "$($cc -print-file-name=include)" -Iinclude \
 		-Iarch/$arch/include -U__linux__ -Ulinux -D__buddyboot__ \
 		-DCONFIG_PAGE_SHIFT="$shift_" $WARN $af "$@"
+}
+
+# geometry ARCH PAGE_SHIFT MACRO: a number <asm/geometry.h> states
+geometry() {
+	printf '#include <asm/geometry.h>\n%s\n' "$3" |
+		cc -E -P -x c -Iinclude -I"arch/$1/include" \
+			-DCONFIG_PAGE_SHIFT="$2" - 2>>"$tmp/log" | tail -n 1
 }
 
 # build_mm NAME ARCH PAGE_SHIFT [flags]: every mm/*.c must compile
@@ -67,12 +83,17 @@ refused() {
 	fi
 }
 
-build_mm mm_freestanding_riscv64 riscv64 12
-build_mm mm_freestanding_riscv64_order15 riscv64 12 -DCONFIG_MAX_PAGE_ORDER=15
-build_mm mm_freestanding_x86_64 x86_64 12
-build_mm mm_freestanding_aarch64_4k aarch64 12
-build_mm mm_freestanding_aarch64_16k_order13 aarch64 14 -DCONFIG_MAX_PAGE_ORDER=13
-build_mm mm_freestanding_aarch64_64k aarch64 16
+# Each port at each page size, at its default order and at the largest
+# its sections allow (SECTION_SIZE_BITS - PAGE_SHIFT).
+for arch in $ARCHES; do
+	for ps in $(port "$arch" PAGE_SIZES); do
+		s=$(page_shift "$ps")
+		top=$(( $(geometry "$arch" "$s" SECTION_SIZE_BITS) - s ))
+		build_mm "mm_freestanding_${arch}_$ps" "$arch" "$s"
+		build_mm "mm_freestanding_${arch}_${ps}_order$top" "$arch" "$s" \
+			-DCONFIG_MAX_PAGE_ORDER="$top"
+	done
+done
 refused geometry_riscv64_order16_refused "must not exceed SECTION_SIZE_BITS" \
 	riscv64 12 -DCONFIG_MAX_PAGE_ORDER=16
 refused geometry_aarch64_16k_order14_refused "must not exceed SECTION_SIZE_BITS" \
@@ -128,9 +149,7 @@ fi
 # arch.mk states is four blocks of <asm/geometry.h>'s default order, and at
 # least 128 MiB (mk/qemu.mk)
 default_mem() {
-	order=$(printf '#include <asm/geometry.h>\nARCH_DEFAULT_MAX_PAGE_ORDER\n' |
-		cc -E -P -x c -Iinclude -I"arch/$1/include" \
-			-DCONFIG_PAGE_SHIFT="$3" - 2>"$tmp/log" | tail -n 1)
+	order=$(geometry "$1" "$3" ARCH_DEFAULT_MAX_PAGE_ORDER)
 	want=$(( (4 << ($3 + order)) >> 20 ))
 	[ "$want" -lt 128 ] && want=128
 	got=$(make -s --no-print-directory ARCH="$1" PAGE_SIZE="$2" print-qemu \
@@ -142,11 +161,11 @@ default_mem() {
 		result fail "default_mem_$1_$2"
 	fi
 }
-default_mem riscv64 4K 12
-default_mem x86_64 4K 12
-default_mem aarch64 4K 12
-default_mem aarch64 16K 14
-default_mem aarch64 64K 16
+for arch in $ARCHES; do
+	for ps in $(port "$arch" PAGE_SIZES); do
+		default_mem "$arch" "$ps" "$(page_shift "$ps")"
+	done
+done
 # Every variable a makefile lets the user set (NAME ?= ...) is in make help.
 make -s --no-print-directory help >"$tmp/help" 2>&1
 : >"$tmp/log"

@@ -28,6 +28,19 @@ static inline unsigned long arch_percpu_offset(void)
 	return host_percpu_offset;
 }
 
+/*
+ * The offset without the call that numbers a new thread: false when this
+ * thread has not called in yet (its fast path then takes the slow one,
+ * which calls arch_percpu_offset()). A fast path that used the calling
+ * form would keep its registers across that call on every pass.
+ */
+#define ARCH_HAS_PERCPU_OFFSET_NOCALL
+static inline bool arch_percpu_offset_nocall(unsigned long *off)
+{
+	*off = host_percpu_offset;
+	return __builtin_expect(host_cpu_registered, 1);
+}
+
 static inline void arch_set_percpu_offset(unsigned long off)
 {
 	host_percpu_offset = off;

@@ -4,7 +4,7 @@
  *
  * The GS base points at this CPU's per-CPU area, and the area's first
  * word, the per-CPU variable this_cpu_off (placed first in the section
- * by linker/x86_64.ld), holds the area's offset from the section. So
+ * by arch/x86_64/image.lds.S), holds the area's offset from the section. So
  * arch_percpu_offset() is one load, `mov %gs:0`, on every x86_64 CPU:
  * unlike rdgsbase it needs neither CPUID's FSGSBASE nor CR4.FSGSBASE.
  * Setting it writes the word and the GS base MSR (wrmsr, privileged and

@@ -6,6 +6,7 @@
 #include <arch/memory.h>
 #include <lib/ktap.h>
 #include <mm/memblock.h>
+#include <platform/console.h>
 #include <selftest/selftest.h>
 #include "sysreg.h"
 #include "translate.h"
@@ -40,7 +41,9 @@ SELFTEST(aarch64_fixup_resumes, STAGE_BOOT)
 SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 {
 	static const unsigned int tg0[] = { [12] = 0, [14] = 2, [16] = 1 };
+	const struct console_port *console = console_current();
 	uintptr_t ram = (uintptr_t)_start;
+	uintptr_t uart = console ? console->phys : 0;
 	unsigned long par;
 
 	SELFTEST_EXPECT(read_sysreg(sctlr_el1) & SCTLR_M,
@@ -52,6 +55,16 @@ SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 			"the image at %#lx translates to PAR %#lx", ram, par);
 	SELFTEST_EXPECT(PAR_ATTR(par) == 0xff,
 			"RAM is not Normal write-back (MAIR attr %#lx)",
+			PAR_ATTR(par));
+	SELFTEST_EXPECT(console && !console->port_io,
+			"no memory-mapped console to translate");
+	par = translate(uart);
+	/* PAR holds the page: the mini-UART sits at 0x3f215040. */
+	SELFTEST_EXPECT(!(par & PAR_FAULT) &&
+				PAR_PA(par) == ALIGN_DOWN(uart, 4096),
+			"the UART at %#lx translates to PAR %#lx", uart, par);
+	SELFTEST_EXPECT(PAR_ATTR(par) == 0x00,
+			"the UART is not Device-nGnRnE (MAIR attr %#lx)",
 			PAR_ATTR(par));
 	return true;
 }

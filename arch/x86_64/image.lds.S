@@ -1,5 +1,7 @@
 /*
- * x86_64.ld - the buddyboot image for x86_64.
+ * image.lds.S - the buddyboot image for x86_64: its own layout (a
+ * multiboot2 and PVH ELF, not an Image), with the pieces every port
+ * shares from linker/sections.lds.h; mk/kernel.mk preprocesses it.
  *
  * Linked and loaded at 1 MiB, identity-mapped (virtual == physical):
  * the first address above the PC's real-mode area (IVT, BIOS data, EBDA,
@@ -15,7 +17,7 @@
  * page table, the stack guard page below 2 MiB.
  *
  * Layout:  .text (multiboot2 header first, within the first 32 KiB the
- *          specification allows) | .rodata (+ .selftests) | .note.Xen
+ *          specification allows) | .rodata (+ .selftests, .console_drivers) | .note.Xen
  *          (in its own PT_NOTE too) | .data | .bss (per-CPU section
  *          first) | boot page tables |
  *          stack guard page, boot stack, double-fault stack | _end.
@@ -24,6 +26,8 @@
  * checks that BSS is still zero. They are before _end, because GRUB puts
  * the multiboot2 info right after _end.
  */
+#include "sections.lds.h"
+
 OUTPUT_FORMAT("elf64-x86-64")
 OUTPUT_ARCH(i386:x86-64)
 ENTRY(multiboot2_entry32)
@@ -55,9 +59,9 @@ SECTIONS
 	.rodata : ALIGN(4096) {
 		*(.rodata .rodata.*)
 		. = ALIGN(8);
-		__selftests_start = .;
-		KEEP(*(.selftests))
-		__selftests_end = .;
+		SELFTESTS_TABLE
+		. = ALIGN(8);
+		CONSOLE_DRIVERS_TABLE
 	} :rodata
 
 	/* 4-byte aligned: QEMU pads the note name to the PT_NOTE alignment. */
@@ -71,18 +75,8 @@ SECTIONS
 
 	.bss (NOLOAD) : ALIGN(4096) {
 		__bss_start = .;
-		/*
-		 * The per-CPU section: the boot CPU's copy of every
-		 * DEFINE_PER_CPU variable, zeroed with the rest of BSS;
-		 * smp_init() copies its size for every other CPU.
-		 * First, this_cpu_off: %gs:0 on every CPU (asm/smp.h).
-		 */
-		. = ALIGN(64);
-		__per_cpu_start = .;
-		KEEP(*(bb_percpu.first))
-		KEEP(*(bb_percpu))
-		. = ALIGN(64);
-		__per_cpu_end = .;
+		/* First, this_cpu_off: %gs:0 on every CPU (asm/smp.h). */
+		PER_CPU_SECTION(KEEP(*(bb_percpu.first)))
 		*(.bss .bss.*)
 		*(COMMON)
 		. = ALIGN(8);
@@ -108,9 +102,7 @@ SECTIONS
 	_end = .;
 
 	/DISCARD/ : {
-		*(.comment)
-		*(.eh_frame .eh_frame_hdr)
-		*(.note .note.*)
+		COMMON_DISCARDS
 	}
 }
 

@@ -1,14 +1,15 @@
 /*
- * aarch64.ld - the aarch64 image layout.
- *
- * Linked at 0x40200000, 2 MiB into RAM: for an ELF -kernel QEMU puts the
- * DTB at 0x40000000 only if it fits below the image (at 0x40080000 there
- * would silently be no DTB). It is also where U-Boot's booti and QEMU
- * place an arm64 Image (RAM base + text_offset 0x200000).
+ * image.lds.S - the image layout of the ports that boot as a Linux-style
+ * Image which is also a PE32+ EFI application (riscv64, aarch64): one
+ * template, preprocessed for each port with its arch/<arch>/image.lds.h
+ * (link address, page-size alignment of the PE sections, small-data
+ * sections, the PE header's symbols). x86_64's multiboot2/PVH ELF has a
+ * layout of its own (arch/x86_64/image.lds.S); both use the shared
+ * pieces of linker/sections.lds.h.
  *
  *   _start        image start: entry.S's .text.head comes first
  *   _etext        end of code
- *   .rodata .data .selftests .fixup_table .got .rela.dyn .dynamic
+ *   .rodata .data .selftests .console_drivers .fixup_table .got .rela.dyn .dynamic
  *   __bss_start .. __bss_end            cleared by entry.S (16-byte aligned)
  *     __per_cpu_start .. __per_cpu_end  its start: the boot CPU's per-CPU copy
  *   __boot_stack_bottom .. __boot_stack_top          64 KiB, not in BSS
@@ -17,13 +18,16 @@
  *
  * boot/ reserves _start .. _end, so the stacks are covered too.
  */
-OUTPUT_ARCH(aarch64)
+#include <image.lds.h>
+#include "sections.lds.h"
+
+OUTPUT_ARCH(IMAGE_OUTPUT_ARCH)
 ENTRY(_start)
 
 BOOT_STACK_SIZE = 64K;
-/* The Image is also a PE32+ EFI application (arch/aarch64/efi_header.S):
- * sections aligned for the largest page size, 512-byte file blocks. */
-PE_SECTION_ALIGN = 0x10000;
+/* The Image is also a PE32+ EFI application (arch/<arch>/efi_header.S):
+ * IMAGE_PE_SECTION_ALIGN sections, 512-byte file blocks. */
+PE_SECTION_ALIGN = IMAGE_PE_SECTION_ALIGN;
 PE_FILE_ALIGN = 0x200;
 EXCEPTION_STACK_SIZE = 16K;
 
@@ -36,7 +40,7 @@ PHDRS
 
 SECTIONS
 {
-	. = 0x40200000;
+	. = IMAGE_LINK_ADDRESS;
 
 	.text : {
 		/* entry.S's Image header up to text_offset, then image_size */
@@ -56,23 +60,23 @@ SECTIONS
 	_etext = .;
 
 	.rodata : ALIGN(8) {
-		*(.rodata .rodata.*)
+		*(.rodata .rodata.* IMAGE_SMALL_RODATA)
 	} :data
 
 	.data : ALIGN(8) {
-		*(.data .data.*)
+		*(.data .data.* IMAGE_SMALL_DATA)
 	}
 
 	.selftests : ALIGN(8) {
-		__selftests_start = .;
-		KEEP(*(.selftests))
-		__selftests_end = .;
+		SELFTESTS_TABLE
+	}
+
+	.console_drivers : ALIGN(8) {
+		CONSOLE_DRIVERS_TABLE
 	}
 
 	.fixup_table : ALIGN(8) {
-		__fixup_start = .;
-		KEEP(*(.fixup_table))
-		__fixup_end = .;
+		FIXUP_TABLE
 	}
 
 	/*
@@ -102,17 +106,8 @@ SECTIONS
 
 	.bss (NOLOAD) : ALIGN(16) {
 		__bss_start = .;
-		/*
-		 * The per-CPU section: the boot CPU's copy of every
-		 * DEFINE_PER_CPU variable, zeroed with the rest of BSS;
-		 * smp_init() copies its size for every other CPU.
-		 */
-		. = ALIGN(64);
-		__per_cpu_start = .;
-		KEEP(*(bb_percpu))
-		. = ALIGN(64);
-		__per_cpu_end = .;
-		*(.bss .bss.* COMMON)
+		PER_CPU_SECTION()
+		*(IMAGE_SMALL_BSS .bss .bss.* COMMON)
 		. = ALIGN(16);
 		__bss_end = .;
 	}
@@ -136,25 +131,15 @@ SECTIONS
 	__image_link_start = ABSOLUTE(_start);
 	__image_size = ABSOLUTE(_end - _start);
 
-	/* For efi_header.S: offsets from _start, sizes. */
-	__pe_header_offset = ABSOLUTE(pe_header - _start);
-	__pe_entry = ABSOLUTE(pe_entry - _start);
-	__pe_text_offset = ABSOLUTE(__pe_text_start - _start);
-	__pe_text_size = ABSOLUTE(_etext - __pe_text_start);
-	__pe_data_offset = ABSOLUTE(_etext - _start);
-	__pe_data_raw = ABSOLUTE(__pe_data_end - _etext);
-	__pe_data_size = ABSOLUTE(_end - _etext);
-	__pe_bss_size = ABSOLUTE(_end - __pe_data_end);
-	__pe_image_size = ABSOLUTE(ALIGN(_end - _start, PE_SECTION_ALIGN));
+	/* For efi_header.S: what its PE header needs of the layout. */
+	IMAGE_PE_SYMBOLS
 
 	/DISCARD/ : {
-		*(.note .note.*)
-		*(.comment)
-		*(.eh_frame .eh_frame_hdr)
+		COMMON_DISCARDS
 		*(.interp)
 		*(.dynsym .dynstr .hash .gnu.hash)
 	}
 }
 
-ASSERT(_start == 0x40200000, "entry.S's _start must be the first byte of the image")
+ASSERT(_start == IMAGE_LINK_ADDRESS, "entry.S's _start must be the first byte of the image")
 ASSERT(pe_header_end <= __pe_text_start, "the PE header must lie in the headers' region")
