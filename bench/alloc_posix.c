@@ -94,3 +94,15 @@ int bench_handoff(const struct bench_opts *o)
 	(void)o;
 	bench_die("handoff measures the buddy allocator's memblock_free_all()");
 }
+
+int bench_nodepair(const struct bench_opts *o)
+{
+	(void)o;
+	bench_die("nodepair measures the buddy allocator's NUMA nodes");
+}
+
+int bench_contig(const struct bench_opts *o)
+{
+	(void)o;
+	bench_die("contig measures the buddy allocator's alloc_contig_pages()");
+}

@@ -70,6 +70,7 @@ struct bench_opts {
 	bool present;	      /* handoff: RAM resident beforehand */
 	unsigned int threads; /* threads, workload: how many (workload: 0 is 2) */
 	bool cross;	      /* threads: each block freed by another thread */
+	unsigned int nodes;   /* handoff, nodepair: NUMA nodes of the heap */
 	const char *work;     /* workload: which one */
 };
 
@@ -144,6 +145,9 @@ int bench_sweep(const struct bench_opts *o);
 int bench_mixed(const struct bench_opts *o);
 int bench_frag(const struct bench_opts *o);
 int bench_handoff(const struct bench_opts *o);
+/* Nodes and contiguous ranges (bench/numa.c, the buddy allocator only). */
+int bench_nodepair(const struct bench_opts *o);
+int bench_contig(const struct bench_opts *o);
 int bench_threads(const struct bench_opts *o);	/* bench/threads.c */
 int bench_zonelock(const struct bench_opts *o);
 /* Small objects (bench/small.c): malloc+free pairs, the workloads. */

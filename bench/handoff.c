@@ -20,6 +20,9 @@
  *                    a host cost that bare metal does not pay, so that the
  *                    report can say how much of the time it is.
  *
+ * With nodes=N (N > 1; scenario "handoff-nodes", or "handoff-nodes-present")
+ * the RAM is N nodes of equal size, each memblock_add_node()ed.
+ *
  * With present=1 (scenario "handoff-present") the pages the hand-off will
  * touch are made resident first, so that it runs as on bare metal, where
  * RAM is simply there: a forked child does the same hand-off on the same
@@ -129,7 +132,10 @@ static void touch_static_state(void)
 
 int bench_handoff(const struct bench_opts *o)
 {
-	const char *scenario = o->present ? "handoff-present" : "handoff";
+	unsigned int nodes = o->nodes ? o->nodes : 1;
+	const char *scenario = nodes > 1 ? (o->present ? "handoff-nodes-present"
+						       : "handoff-nodes")
+					 : o->present ? "handoff-present" : "handoff";
 	unsigned long bytes = o->gib << 30, total = bytes >> PAGE_SHIFT;
 	unsigned long ours = 0, given, blocks = 0, kept, rss0, rss1;
 	uint64_t t_setup, t0, t1;
@@ -144,8 +150,19 @@ int bench_handoff(const struct bench_opts *o)
 	rss0 = bench_rss_kib();
 	t_setup = bench_now_ns();
 	base = bench_map(bytes, 1UL << SECTION_SIZE_BITS);
-	if (memblock_add(base, bytes))
-		bench_die("handoff: memblock_add refused %lu GiB", o->gib);
+	if (nodes > MAX_NUMNODES)
+		bench_die("handoff: nodes=%u is above %d", nodes, MAX_NUMNODES);
+	for (unsigned int nid = 0; nid < nodes; nid++) {
+		unsigned long part = (bytes / nodes) & PAGE_MASK;
+
+		if (nid && node_set_online((int)nid))
+			bench_die("handoff: node %u", nid);
+		if (memblock_add_node(base + nid * part,
+				      nid + 1 == nodes ? bytes - nid * part : part,
+				      (int)nid, MEMBLOCK_NONE))
+			bench_die("handoff: memblock_add refused %lu GiB",
+				  o->gib);
+	}
 	for (size_t i = 0; i < sizeof(reservations) / sizeof(*reservations);
 	     i++) {
 		phys_addr_t at =

@@ -133,6 +133,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->work = val;
 		else if (!strcmp(argv[i], "present"))
 			o->present = number(argv[i], val);
+		else if (!strcmp(argv[i], "nodes"))
+			o->nodes = (unsigned int)number(argv[i], val);
 		else if (!strcmp(argv[i], "cross"))
 			o->cross = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
@@ -156,7 +158,8 @@ static const struct {
 	{"mixed", bench_mixed},	    {"frag", bench_frag},
 	{"handoff", bench_handoff}, {"threads", bench_threads},
 	{"zonelock", bench_zonelock}, {"kpair", bench_kpair},
-	{"workload", bench_workload},
+	{"workload", bench_workload}, {"nodepair", bench_nodepair},
+	{"contig", bench_contig},
 };
 
 int main(int argc, char **argv)

@@ -33,15 +33,17 @@ PLANS = {
     "full": dict(reps=11, pair_iters=2000000, order_iters=200000,
                 small_iters=2000000, work_iters=2000000,
                 blocks=256, batch_ops=4096, mixed_ops=200000,
-                frag_pages=[4096, 65536, 262144], handoff_gib=[1, 4, 16, 64]),
+                frag_pages=[4096, 65536, 262144], handoff_gib=[1, 4, 16, 64],
+                contig_gib=16),
     "quick": dict(reps=5, pair_iters=500000, order_iters=50000,
                   small_iters=500000, work_iters=500000,
                blocks=128, batch_ops=1024, mixed_ops=50000,
-               frag_pages=[4096, 32768], handoff_gib=[1, 16, 64]),
+               frag_pages=[4096, 32768], handoff_gib=[1, 16, 64],
+                 contig_gib=16),
     "smoke": dict(reps=2, pair_iters=20000, order_iters=2000,
                   small_iters=5000, work_iters=5000,
                   blocks=16, batch_ops=32, mixed_ops=2000,
-                  frag_pages=[256], handoff_gib=[1]),
+                  frag_pages=[256], handoff_gib=[1], contig_gib=2),
 }
 
 
@@ -85,6 +87,17 @@ def commands(mode):
         for _ in range(p["reps"]):
             cmds += [(a, ["handoff", "gib=%d" % gib, "present=%d" % present])
                      for present in (0, 1) for a in BUDDIES]
+    # Nodes and contiguous ranges (bench/numa.c): the hand-off of the
+    # largest size in 4 nodes, the order-0 pair on 1 and 2 nodes, and
+    # 1 GiB contiguous on a fragmented heap.
+    for _ in range(p["reps"]):
+        cmds += [(a, ["handoff", "gib=%d" % p["handoff_gib"][-1], "nodes=4",
+                      "present=1"]) for a in BUDDIES]
+    cmds += [(a, ["nodepair", "nodes=%d" % n, reps,
+                  "iters=%d" % p["pair_iters"]])
+             for n in (1, 2) for a in BUDDIES]
+    cmds += [(a, ["contig", "gib=%d" % p["contig_gib"], reps])
+             for a in BUDDIES]
     return cmds
 
 

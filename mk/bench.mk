@@ -28,7 +28,7 @@ BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
 
 # Per program: extra sources, flags, libraries.
-bench_srcs_buddy	:= bench/alloc_buddy.c bench/handoff.c
+bench_srcs_buddy	:= bench/alloc_buddy.c bench/handoff.c bench/numa.c
 bench_srcs_buddy-o15	:= $(bench_srcs_buddy)
 bench_flags_buddy	:= -DBENCH_BUDDY -Iinclude -Iarch/host/include
 bench_flags_buddy-o15	:= $(bench_flags_buddy) -DCONFIG_MAX_PAGE_ORDER=15

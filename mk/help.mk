@@ -30,4 +30,13 @@ help:
 			arch/$$a/arch.mk; \
 	done
 	@echo
+	@echo 'Boards (BOARD=, boards/<arch>/<board>.mk; * the default) and the early'
+	@echo 'console each builds with unless EARLYCON= says otherwise:'
+	@for f in $(sort $(wildcard boards/*/*.mk)); do \
+		a=$${f#boards/}; a=$${a%%/*}; b=$${f##*/}; b=$${b%.mk}; \
+		d=$$(sed -n 's/^DEFAULT_BOARD[[:space:]]*:=[[:space:]]*//p' arch/$$a/arch.mk); \
+		e=$$(sed -n 's/^BOARD_EARLYCON[[:space:]]*:=[[:space:]]*//p' $$f); \
+		printf '  %-8s %-10s EARLYCON=%s\n' $$a "$$b$$([ "$$b" = "$$d" ] && echo '*')" "$$e"; \
+	done
+	@echo
 	@echo 'Example: make run ARCH=aarch64 PAGE_SIZE=16K MAX_PAGE_ORDER=13 MEM=1G SMP=2'

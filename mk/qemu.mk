@@ -55,7 +55,7 @@ QEMU_CMD	= $(check_boot)$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 
 BBTEST		:= tests/runner/bbtest
 
-.PHONY: run debug print-qemu print-boots
+.PHONY: run debug print-qemu print-boots print-boards
 
 ## run: build, boot headless, show the console; exit status is the verdict
 run: export BBTEST_QEMU_CMD = $(QEMU_CMD)
@@ -75,6 +75,11 @@ debug:
 		--elf $(KERNEL_ELF) --gdb-arch $(GDB_ARCH)
 
 # The boot paths of this ARCH (check-runner boots a fault image on each).
+## print-boards: the boards (BOARD=) of this ARCH
+print-boards:
+	$(info $(BOARDS))
+	@:
+
 ## print-boots: the boot paths (BOOT=) of this ARCH
 print-boots:
 	$(info $(BOOTS))

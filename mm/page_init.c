@@ -378,8 +378,11 @@ static int setup_nodes(void)
 			"%d\n", pa->default_nid);
 		node_set(pa->default_nid, &with_memory);
 	}
-	for_each_node_mask(nid, nodes)
+	for_each_node_mask(nid, nodes) {
+		/* A node memory names is online (the reader may not say so). */
+		node_set_online(nid);
 		n++;
+	}
 	for_each_node_mask(nid, nodes) {
 		struct pglist_data *pgdat = &boot_pgdat;
 
@@ -404,9 +407,10 @@ static int setup_nodes(void)
 /*
  * Each node's zonelist: its own populated zones, ZONE_NORMAL first, then
  * every other node's, nearest first (ties: lower node id), as Linux's
- * node-ordered zonelists.
+ * node-ordered zonelists. The hand-off builds them; see <mm/mmzone.h> for
+ * building them again.
  */
-static void build_all_zonelists(void)
+void build_all_zonelists(void)
 {
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		struct pglist_data *pgdat = node_data[nid];

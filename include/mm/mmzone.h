@@ -145,6 +145,14 @@ static inline int page_to_nid(const struct page *page)
 	return page_zone(page)->node;
 }
 
+/*
+ * build_all_zonelists - order every node's zonelist again from
+ * node_distance(). memblock_free_all() does it; a reader that sets
+ * distances after the hand-off calls it, on the boot CPU before secondary
+ * CPUs start (zonelists are read without a lock).
+ */
+void build_all_zonelists(void);
+
 /* The node of the calling CPU: cpu_to_node(smp_processor_id()). */
 int numa_node_id(void);
 
