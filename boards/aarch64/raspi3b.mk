@@ -3,9 +3,10 @@
 # device tree from Debian's arm64 kernel package
 # (tests/fixtures/boards/broadcom-bcm2837-rpi-3-b.dtb), unchanged.
 #
-# QEMU boots the raw Image as the Pi's firmware does for an arm64 kernel:
-# at 0x200000 (RAM base 0 + text_offset), x0 = the DTB, at EL2 (the stub
-# drops to EL1). CPUs 1-3 wait in QEMU's copy of the firmware's spin
+# QEMU loads the raw Image by the arm64 boot protocol, as the Pi's
+# firmware does (which puts it at 0x80000 unless told otherwise): at
+# 0x200000 (RAM base 0 + text_offset), x0 = the DTB, entered at EL2 (the
+# stub drops to EL1). CPUs 1-3 wait in QEMU's copy of the firmware's spin
 # loop, MMU off, for an entry point at 0xd8, 0xe0, 0xe8 and 0xf0: the
 # DTB's cpu-release-addr, which arch/aarch64/smp.c writes. Like the
 # firmware, QEMU writes the memory node: 960 MiB at 0 (the VideoCore keeps
