@@ -29,9 +29,9 @@ void arch_poweroff(enum poweroff_status status)
  * Where a loader that passes no DTB in x0 left one: QEMU's -kernel with
  * an ELF (x0 = 0) puts it at the start of the RAM the image is loaded
  * into, which is where the image's text_offset (2 MiB, entry.S) counts
- * from, so 2 MiB below _start (0x40000000 on virt; a board's build puts
- * its DTB there with QEMU's loader device the same way). Derived from
- * where the image runs, never a board's constant.
+ * from, so 2 MiB below _start (on virt, the start of its RAM; a board's
+ * build puts its DTB there with QEMU's loader device the same way).
+ * Derived from where the image runs, never a board's constant.
  */
 static phys_addr_t dtb_below_image(void)
 {
