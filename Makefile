@@ -21,7 +21,9 @@ BOOTS		:=
 
 # The mk files, in the order they are read; each may use what the ones
 # before it define:
-#   config      which configuration is built, and where (ARCH, PAGE_SIZE, ...)
+#   config      which configuration is built, and where (ARCH, PAGE_SIZE, ...);
+#               it reads boards/$(ARCH)/$(BOARD).mk, the board (QEMU machine,
+#               early console, device tree), before arch.mk
 #   arch.mk     arch/$(ARCH)/arch.mk: the target's compiler, QEMU, defaults
 #   deps        the package lists (others add to HOST_PACKAGES, RUN_PACKAGES)
 #   kernel      the kernel image of this configuration

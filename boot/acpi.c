@@ -255,3 +255,33 @@ int acpi_find_table(struct acpi_tables *t, const char *sig,
 	return acpi_error(t, -ENOENT, "acpi: no %.4s table in the %s", sig,
 			  t->xsdt ? "XSDT" : "RSDT");
 }
+
+int acpi_check_entries(struct acpi_tables *t, const uint8_t *table,
+		       uint32_t len, uint32_t start,
+		       uint8_t (*min_len)(uint8_t type))
+{
+	const char *sig = (const char *)table;
+
+	if (len < start)
+		return acpi_error(t, -EINVAL, "acpi: %.4s length %u is "
+				  "smaller than its %u-byte header", sig, len,
+				  start);
+	for (uint32_t at = start; at < len; at += table[at + 1]) {
+		uint8_t type = table[at], n = len - at < 2 ? 0 : table[at + 1];
+		const char *why = NULL;
+
+		if (len - at < 2)
+			why = "has no room for its type and length";
+		else if (n < 2)
+			why = "is shorter than its own type and length";
+		else if (n > len - at)
+			why = "runs past the end of the table";
+		else if (n < min_len(type))
+			why = "is too short for its type";
+		if (why)
+			return acpi_error(t, -EINVAL, "acpi: %.4s entry at "
+					  "offset %u (type %u, length %u) %s",
+					  sig, at, type, n, why);
+	}
+	return 0;
+}

@@ -43,13 +43,6 @@ struct madt_cpu {
 	bool valid;
 };
 
-static int madt_error(struct acpi_tables *t, int err, const char *what,
-		      uint32_t at, uint8_t type, uint8_t len)
-{
-	return acpi_error(t, err, "acpi: MADT entry at offset %u (type %u, "
-			  "length %u) %s", at, type, len, what);
-}
-
 /*
  * madt_entry - the CPU the checked entry at @e describes, in a MADT of
  * revision @rev.
@@ -79,34 +72,14 @@ static bool madt_entry(const uint8_t *e, uint8_t rev, struct madt_cpu *cpu)
 	return true;
 }
 
-/* Walk and check every entry. */
-static int madt_check(struct acpi_tables *t, const uint8_t *madt,
-		      uint32_t len)
+/* The payload each CPU entry needs; other types only their header. */
+static uint8_t madt_min_len(uint8_t type)
 {
-	if (len < MADT_ENTRIES)
-		return acpi_error(t, -EINVAL, "acpi: MADT length %u is "
-				  "smaller than its %u-byte header", len,
-				  MADT_ENTRIES);
-	for (uint32_t at = MADT_ENTRIES; at < len; at += madt[at + 1]) {
-		uint8_t type, n;
-
-		if (len - at < 2)
-			return madt_error(t, -EINVAL, "has no room for its "
-					  "type and length", at, madt[at], 0);
-		type = madt[at];
-		n = madt[at + 1];
-		if (n < 2)
-			return madt_error(t, -EINVAL, "is shorter than its "
-					  "own type and length", at, type, n);
-		if (n > len - at)
-			return madt_error(t, -EINVAL, "runs past the end of "
-					  "the MADT", at, type, n);
-		if ((type == MADT_LOCAL_APIC && n < MADT_LOCAL_APIC_LEN) ||
-		    (type == MADT_LOCAL_X2APIC && n < MADT_LOCAL_X2APIC_LEN))
-			return madt_error(t, -EINVAL, "is too short for a "
-					  "local APIC entry", at, type, n);
+	switch (type) {
+	case MADT_LOCAL_APIC:	return MADT_LOCAL_APIC_LEN;
+	case MADT_LOCAL_X2APIC:	return MADT_LOCAL_X2APIC_LEN;
+	default:		return 2;
 	}
-	return 0;
 }
 
 /* An id usable before entry @upto? (quadratic, but MADTs are short) */
@@ -134,7 +107,7 @@ int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 	err = acpi_find_table(t, "APIC", 0, &madt, &len);
 	if (err)
 		return err;
-	err = madt_check(t, madt, len);
+	err = acpi_check_entries(t, madt, len, MADT_ENTRIES, madt_min_len);
 	if (err)
 		return err;
 	rev = madt[8];

@@ -1,6 +1,7 @@
 /*
  * acpi_phys.c - the ACPI reader on real physical memory (kernel only):
- * where the RSDP comes from, and acpi_read_cpus() for boot/cpus.c.
+ * where the RSDP comes from, acpi_read_cpus() for boot/cpus.c and
+ * acpi_read_numa() (SRAT, SLIT) for the NUMA topology.
  *
  * The RSDP, in order: what the loader handed over (PVH start_info's
  * rsdp_paddr; multiboot2's ACPI new or old tag, whose RSDP is a copy
@@ -15,6 +16,7 @@
 #include <boot/acpi.h>
 #include <boot/cpus.h>
 #include <boot/efi.h>
+#include <boot/numa.h>
 #include <boot/readers.h>
 #include <lib/compiler.h>
 #include <lib/errno.h>
@@ -97,5 +99,36 @@ int acpi_read_cpus(phys_addr_t rsdp, unsigned long boot_hwid,
 		"%u not, %u beyond NR_CPUS=%u\n", t.rsdp_revision, t.oem_id,
 		t.xsdt ? "XSDT" : "RSDT", (unsigned long long)t.root, out->nr,
 		out->nr_unusable, out->nr_over, NR_CPUS);
+	return 0;
+}
+
+int acpi_read_numa(phys_addr_t rsdp, struct boot_numa *numa)
+{
+	struct acpi_tables t;
+	int err = acpi_open(&t, &acpi_phys, rsdp);
+
+	boot_numa_init(numa, "SRAT");
+	err = err ?: acpi_srat_read(&t, numa);
+	if (err == -ENOENT) {
+		pr_info("acpi: no SRAT: one NUMA node\n");
+		return err;
+	}
+	if (err) {
+		pr_err("%s: NUMA information not used, one node\n", t.error);
+		boot_numa_init(numa, "SRAT");
+		return err;
+	}
+	pr_info("acpi: SRAT: %u proximity domains, %u memory ranges (%u "
+		"hot-pluggable), %u CPUs, %u entries disabled\n",
+		numa->nr_pxm, numa->nr_mem, numa->nr_hotplug, numa->nr_cpu,
+		numa->nr_disabled);
+	err = acpi_slit_read(&t, numa);
+	if (err == -ENOENT)
+		pr_info("acpi: no SLIT: default distances\n");
+	else if (err)
+		pr_err("%s: default distances\n", t.error);
+	else
+		pr_info("acpi: SLIT: distances between %u domains\n",
+			numa->dist_nodes);
 	return 0;
 }

@@ -10,12 +10,17 @@
  *                        (acpi_boot_rsdp()); with no RSDP or no MADT,
  *                        the boot CPU alone, said in one line
  *   nothing              the boot CPU alone
+ *
+ * and, by the same protocols, where the NUMA topology comes from
+ * (boot_numa_init_topology()): the device tree's numa-node-id and
+ * /distance-map, or ACPI SRAT and SLIT.
  */
 #include <arch/memory.h>
 #include <boot/acpi.h>
 #include <boot/cpus.h>
 #include <boot/fdt.h>
 #include <boot/memory.h>
+#include <boot/numa.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -72,4 +77,43 @@ int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 		       "running on the boot CPU alone\n");
 		return 0;
 	}
+}
+
+/* Kept static: struct boot_numa holds a thousand SRAT CPU entries. */
+static struct boot_numa boot_numa;
+
+int boot_numa_init_topology(enum boot_protocol proto, phys_addr_t info,
+			    struct boot_cpus *cpus)
+{
+	phys_addr_t dtb = boot_info_fdt(proto, info), rsdp;
+	const void *p = phys_to_virt(dtb);
+	uint32_t size;
+	int nodes;
+
+	if (proto == BOOT_PROTO_EFI && dtb)
+		proto = BOOT_PROTO_FDT;
+	switch (proto) {
+	case BOOT_PROTO_FDT:
+		/* Memory and CPU nodes' numa-node-id are read already. */
+		boot_numa_init(&boot_numa, "device tree");
+		size = fdt_header_totalsize(p);
+		if (fdt_numa_distances(p, size ? size : 8, &boot_numa)) {
+			pr_err("%s: default distances\n", boot_numa.error);
+			boot_numa_init(&boot_numa, "device tree");
+		}
+		break;
+	case BOOT_PROTO_PVH:
+	case BOOT_PROTO_MULTIBOOT2:
+	case BOOT_PROTO_EFI:
+		rsdp = acpi_boot_rsdp(proto, info);
+		if (!rsdp || acpi_read_numa(rsdp, &boot_numa))
+			boot_numa_init(&boot_numa, "SRAT");
+		break;
+	default:
+		boot_numa_init(&boot_numa, "boot information");
+		break;
+	}
+	nodes = boot_numa_apply(&boot_numa, cpus);
+	boot_numa_print(cpus);
+	return nodes;
 }

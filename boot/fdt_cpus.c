@@ -25,7 +25,8 @@
  *                    or "spin-table" with "cpu-release-addr" (1 or 2
  *                    cells); anything else, or nothing, leaves a CPU that
  *                    is not the boot CPU unusable
- *   numa-node-id     its NUMA node, else -1
+ *   numa-node-id     its NUMA node (one cell, below BOOT_MAX_NUMNODES,
+ *                    as on memory nodes), else -1
  *
  * /cpus timebase-frequency (1 or 2 cells; a CPU node's own if /cpus has
  * none) is the riscv64 `time` rate. The boot CPU, found by the hwid the
@@ -35,7 +36,8 @@
  *
  * Refused as malformed (-EINVAL): anything fdt_open() refuses, a /cpus
  * #address-cells other than 1 or 2 (absent: 2, the specification's default), a CPU without reg or with a reg of
- * another length, a timebase-frequency that is not 1 or 2 cells, a
+ * another length, a numa-node-id that is not one cell below
+ * BOOT_MAX_NUMNODES, a timebase-frequency that is not 1 or 2 cells, a
  * cpu-release-addr that is not 1 or 2 cells. Two CPUs with one hwid:
  * the second is unusable. Pure: it reads the blob and writes @out.
  */
@@ -190,8 +192,19 @@ static int read_cpu(struct cpus_reader *r, int node)
 		return -EINVAL;
 	}
 	desc.hwid = (unsigned long)fdt_read_cells(reg, r->addr_cells);
-	if (read_u64_prop(fdt, node, "numa-node-id", &numa) == 0 &&
-	    numa < 0x10000)
+	reg = fdt_getprop(fdt, node, "numa-node-id", &len);
+	if (reg && len != 4) {
+		printk("fdt: %s: numa-node-id is %u bytes, not one cell\n",
+		       path, len);
+		return -EINVAL;
+	}
+	numa = reg ? fdt_read_cells(reg, 1) : 0;
+	if (reg && numa >= BOOT_MAX_NUMNODES) {
+		printk("fdt: %s: numa-node-id %llu is not below %u\n", path,
+		       (unsigned long long)numa, BOOT_MAX_NUMNODES);
+		return -EINVAL;
+	}
+	if (reg)
 		desc.node = (int)numa;
 	if (!out->timebase_hz)
 		read_u64_prop(fdt, node, "timebase-frequency",

@@ -7,9 +7,11 @@
  *     -> boot_memory_init(): boot info -> memblock, every reservation
  *        (boot/memory.c)
  *     -> arch_mmu_init(): map all RAM
+ *     -> boot_cpus_init(), boot_numa_init_topology(): find the CPUs and
+ *        the NUMA nodes (memblock's node ids, cpu_to_node, distances)
  *     -> memblock_free_all(): the hand-off to the buddy allocator
- *     -> boot_cpus_init(), smp_init(): find the other CPUs, start them
- *        (their stacks and per-CPU areas come from the allocator)
+ *     -> smp_init(): start the other CPUs (their stacks and per-CPU
+ *        areas come from the allocator)
  *     -> boot_selftests(): the image's variant decides the verdict
  *     -> arch_poweroff() with the verdict
  *
@@ -58,9 +60,12 @@ static const char *proto_name(enum boot_protocol proto)
 	}
 }
 
-/* Find the CPUs, say what was found, start them. */
-static void boot_smp(enum boot_protocol proto, phys_addr_t info,
-		     unsigned long boot_cpu)
+/*
+ * Find the CPUs and say what was found; then the NUMA topology, which
+ * needs the CPU list (SRAT names CPUs by APIC id).
+ */
+static void boot_topology(enum boot_protocol proto, phys_addr_t info,
+			  unsigned long boot_cpu)
 {
 	int err = boot_cpus_init(proto, info, boot_cpu, &boot_cpus);
 
@@ -71,6 +76,12 @@ static void boot_smp(enum boot_protocol proto, phys_addr_t info,
 	       "beyond NR_CPUS=%d\n", boot_cpus.nr, boot_cpu,
 	       boot_cpus.boot_cpu_found ? "" : ", not listed",
 	       boot_cpus.nr_unusable, boot_cpus.nr_over, NR_CPUS);
+	boot_numa_init_topology(proto, info, &boot_cpus);
+}
+
+/* Start the CPUs boot_topology() found. */
+static void boot_smp(void)
+{
 	boot_observe(BOOT_SMP_STARTING, &facts);
 	smp_init(&boot_cpus);
 	/* The per-CPU pagesets' batch and high for the CPUs now online. */
@@ -107,6 +118,11 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	arch_mmu_init();
 	/* All RAM is mapped now, so memblock may place grown arrays anywhere. */
 	memblock_allow_resize();
+	/*
+	 * The CPUs and the NUMA nodes, before the hand-off: memblock's
+	 * regions carry their nodes when the page allocator takes them.
+	 */
+	boot_topology(proto, info, boot_cpu);
 	/* Checksums of what must survive, before any page is handed out. */
 	boot_observe(BOOT_BEFORE_HANDOFF, &facts);
 	pages = memblock_free_all();
@@ -117,7 +133,7 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 	boot_observe(BOOT_ALLOCATOR_READY, &facts);
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
 	show_buddyinfo();
-	boot_smp(proto, info, boot_cpu);
+	boot_smp();
 
 	arch_poweroff(boot_selftests(&facts) ? POWEROFF_PASS : POWEROFF_FAIL);
 }

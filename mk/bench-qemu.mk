@@ -14,6 +14,18 @@
 # into one markdown table, printed and written to build/bench-qemu/table.md;
 # with PUBLISH=1 also put between the bench-qemu markers of
 # docs/performance.md (a plain run leaves the tree clean).
+#
+# The guests have one CPU (SMP=1): under -icount QEMU runs every vCPU in
+# one host thread and switches between them only at virtual-time events
+# (a guest timer's deadline, its periodic kick). A CPU that spins or
+# sleeps until another answers (smp_init()'s check-in, on_each_cpu(), a
+# contended spinlock) then waits for such a switch each time: a riscv64
+# SMP=2 test image under -icount shift=0,sleep=off (sleep=on alike) had
+# not finished its first on_each_cpu() (smp_every_cpu_checked_in) after
+# 200 s, while the same image under -accel tcg,thread=single without
+# -icount passes all 48 results in about 20 s. A guest idling by
+# spinning instead of wfi stalls earlier, in smp_init(). Measure SMP
+# costs without -icount.
 
 BENCH_QEMU_ARCHES	?= riscv64 aarch64 x86_64
 BENCH_MEMS	?= 128M 1G 4G

@@ -48,6 +48,7 @@ $(eval $(call boot_test,boot-fdt-cpus,tests/host/boot/test_fdt_cpus.c))
 $(eval $(call boot_test,boot-x86-info,tests/host/boot/test_x86_info.c))
 $(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
 $(eval $(call boot_test,boot-efi,tests/host/boot/test_efi.c))
+$(eval $(call boot_test,boot-numa,tests/host/boot/test_numa.c))
 $(eval $(call boot_test,boot-fdt-path,tests/host/boot/test_fdt_path.c))
 
 # The ACPI reader: its test reads QEMU's captured tables, so it runs from
@@ -113,12 +114,19 @@ $(BOOT_SUITE_DIR)/boot-acpi: $(HOST_DIR)/tests/boot-acpi $(ACPI_FIXTURES) $(MAKE
 	@mkdir -p $(dir $@)
 	$(Q)printf '#!/bin/sh\nexec %s %s\n' '$(CURDIR)/$<' \
 		'$(CURDIR)/tests/fixtures/acpi' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/boot-srat-fixtures: $(MEMMAP_ASAN) $(ACPI_FIXTURES) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/srat_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(addprefix $(CURDIR)/,$(ACPI_FIXTURES))' > $@ && chmod +x $@
 BOOT_SUITES	+= host-boot-dtb-fixtures=$(BOOT_SUITE_DIR)/boot-dtb-fixtures \
+		   host-boot-srat-fixtures=$(BOOT_SUITE_DIR)/boot-srat-fixtures \
 		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures \
 		   host-boot-efi-fixtures=$(BOOT_SUITE_DIR)/boot-efi-fixtures \
 		   host-memmap-cli=$(BOOT_SUITE_DIR)/memmap-cli \
 		   host-boot-acpi=$(BOOT_SUITE_DIR)/boot-acpi
 BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
+		      $(BOOT_SUITE_DIR)/boot-srat-fixtures \
 		      $(BOOT_SUITE_DIR)/boot-x86-fixtures \
 		      $(BOOT_SUITE_DIR)/boot-efi-fixtures \
 		      $(BOOT_SUITE_DIR)/memmap-cli \

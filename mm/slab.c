@@ -262,6 +262,26 @@ unsigned int slab_inuse(struct slab *s)
 	return slab_capacity(cache) - free;
 }
 
+/* Whether every object of @s is free in map[]: by its owner. */
+static bool slab_empty(struct slab *s)
+{
+	const struct kmem_cache *cache = s->cache;
+
+	for (unsigned int w = 0; w < cache->map_words; w++)
+		if (READ_ONCE(*slab_lmap(s, w)) != slab_word_mask(cache, w))
+			return false;
+	return true;
+}
+
+/* Whether any object of @s is free in map[]: by its owner. */
+static bool slab_has_free(struct slab *s)
+{
+	for (unsigned int w = 0; w < s->cache->map_words; w++)
+		if (READ_ONCE(*slab_lmap(s, w)))
+			return true;
+	return false;
+}
+
 /*
  * slab_release - @s is empty, held by this CPU alone and on no list:
  * keep it as the cache's spare if it has none, else give it back.
@@ -356,7 +376,7 @@ static void slab_publish(struct kmem_cache *cache, struct slab *s)
 		}
 		spin_unlock(&cache->lock);
 		slab_collect_remote(s);
-		if (!slab_inuse(s)) {
+		if (slab_empty(s)) {
 			slab_release(cache, s);
 			return;
 		}
@@ -371,7 +391,7 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 	cache->nr_partial--;
 	spin_unlock(&cache->lock);
 	slab_collect_remote(s);
-	if (!slab_inuse(s))
+	if (slab_empty(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
@@ -384,7 +404,7 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 void slab_deactivate(struct kmem_cache *cache, struct slab *s)
 {
 	slab_collect_remote(s);
-	if (!slab_inuse(s))
+	if (slab_empty(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
@@ -537,6 +557,72 @@ static __always_inline void *slab_take_object(struct kmem_cache *cache,
 	return obj;
 }
 
+/* This CPU gives up owned slab @t (current or partial): it is no one's. */
+static void cpu_slab_disown(struct slab *t)
+{
+	WRITE_ONCE(t->owner_pc, NULL);
+	t->owner = -1;
+}
+
+/*
+ * This CPU's current slab @s has no free object left. Move to a slab of
+ * its partial list that has some (taking back their remote frees first),
+ * giving back every other one found empty, and put @s in the list in its
+ * place. When none has any, @s joins the list, and the oldest slab there
+ * is let go when the list is full. Return: the new current slab, or NULL
+ * (this CPU then has none and takes one from the cache).
+ */
+static struct slab *cpu_partial_next(struct kmem_cache *cache,
+				     struct slab_pcpu *pc,
+				     struct kmem_cache_cpu *c, struct slab *s,
+				     unsigned int cpu)
+{
+	struct slab **own = pc->partial[cache->slot], *pick = NULL, *victim;
+	int at = -1;
+
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		struct slab *t = own[i];
+
+		if (!t)
+			continue;
+		slab_collect_remote(t);
+		if (!slab_has_free(t))
+			continue;
+		if (!pick) {
+			pick = t;
+			at = i;
+		} else if (slab_empty(t)) {
+			own[i] = NULL;
+			cpu_slab_disown(t);
+			slab_release(cache, t);
+		}
+	}
+	c->word = NULL;
+	c->base = NULL;
+	if (pick) {
+		own[at] = s;
+		cpu_slab_cursor(c, pick, 0);
+		return pick;
+	}
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		if (!own[i]) {
+			own[i] = s;
+			return NULL;
+		}
+	}
+	victim = own[SLAB_CPU_PARTIAL - 1];
+	for (int i = SLAB_CPU_PARTIAL - 1; i > 0; i--)
+		own[i] = own[i - 1];
+	own[0] = s;
+	cpu_slab_disown(victim);
+	if (slab_let_go(victim)) {
+		/* A remote free came in meanwhile: it is still this CPU's. */
+		cpu_slab_own(pc, c, victim, cpu);
+		return victim;
+	}
+	return NULL;
+}
+
 static __attribute__((noinline)) void *
 slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 {
@@ -556,11 +642,8 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 			if (slab_find_free(c, s) ||
 			    (slab_collect_remote(s) && slab_find_free(c, s)))
 				goto take;
-			cpu_slab_drop(c, s);
-			if (slab_let_go(s)) {
-				cpu_slab_own(pc, c, s, cpu);
+			if (cpu_partial_next(cache, pc, c, s, cpu))
 				continue;
-			}
 		}
 		s = slab_take_shared(cache);
 		if (!s)
@@ -897,12 +980,21 @@ unsigned long kmem_cache_objects_in_use(struct kmem_cache *cache)
 /* Take CPU @cpu's current slab of @cache away; @cpu must not be using it. */
 static void cache_deactivate_cpu(struct kmem_cache *cache, unsigned int cpu)
 {
-	struct kmem_cache_cpu *c = &per_cpu_ptr(&slab_pcpu, cpu)->c[cache->slot];
+	struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
+	struct kmem_cache_cpu *c = &pc->c[cache->slot];
 	struct slab *s = cpu_slab(c);
 
 	if (s) {
 		cpu_slab_drop(c, s);
 		slab_deactivate(cache, s);
+	}
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		s = pc->partial[cache->slot][i];
+		if (s) {
+			pc->partial[cache->slot][i] = NULL;
+			cpu_slab_disown(s);
+			slab_deactivate(cache, s);
+		}
 	}
 }
 
@@ -916,18 +1008,32 @@ static void cache_deactivate_all(struct kmem_cache *cache)
 
 int kmem_cache_shrink(struct kmem_cache *cache)
 {
+	struct slab_pcpu *pc;
 	struct kmem_cache_cpu *c;
 	struct slab_list mine, *pos, *next;
 	struct slab *s;
 	int freed = 0;
 
 	kmem_cache_init();
-	c = &this_cpu_ptr(&slab_pcpu)->c[cache->slot];
+	pc = this_cpu_ptr(&slab_pcpu);
+	c = &pc->c[cache->slot];
 	s = cpu_slab(c);
 	if (s) {
 		slab_collect_remote(s);
-		if (!slab_inuse(s)) {
+		if (slab_empty(s)) {
 			cpu_slab_drop(c, s);
+			slab_free_slab(cache, s);
+			freed++;
+		}
+	}
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		s = pc->partial[cache->slot][i];
+		if (!s)
+			continue;
+		slab_collect_remote(s);
+		if (slab_empty(s)) {
+			pc->partial[cache->slot][i] = NULL;
+			cpu_slab_disown(s);
 			slab_free_slab(cache, s);
 			freed++;
 		}
@@ -950,7 +1056,7 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 		s = slab_entry(mine.next, list);
 		slab_list_del(&s->list);
 		slab_collect_remote(s);
-		if (!slab_inuse(s)) {
+		if (slab_empty(s)) {
 			slab_free_slab(cache, s);
 			freed++;
 		} else {
@@ -998,7 +1104,12 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 	kfree(cache);
 }
 
-/* A CPU went away (a host thread ended): its slabs go to the shared lists. */
+/*
+ * A CPU went away (a host thread ended; the hook runs on it): its slabs
+ * go to the shared lists or back to the page allocator. The page
+ * allocator's own hook, registered first, has already emptied this CPU's
+ * page lists: the slabs given back now land there, so empty them again.
+ */
 static void slab_cpu_dead(unsigned int cpu)
 {
 	spin_lock(&slab_caches_lock);
@@ -1006,6 +1117,8 @@ static void slab_cpu_dead(unsigned int cpu)
 		cache_deactivate_cpu(container_of(p, struct kmem_cache, caches), cpu);
 	spin_unlock(&slab_caches_lock);
 	slab_large_cpu_dead(cpu);
+	if (cpu == smp_processor_id())
+		drain_local_pages();
 }
 
 unsigned int kmem_cache_size(struct kmem_cache *cache)

@@ -40,8 +40,8 @@ static void exit_from_fdt(const struct fdt *fdt)
 
 void platform_poweroff_notice(bool pass)
 {
-	printk("poweroff: %s; no exit device on this board: the console above "
-	       "is the verdict\n", pass ? "PASS" : "FAIL");
+	printk("poweroff: %s; no exit device in the device tree: the console "
+	       "above is the verdict\n", pass ? "PASS" : "FAIL");
 }
 
 void platform_init(enum boot_protocol proto, phys_addr_t info)

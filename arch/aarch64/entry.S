@@ -86,8 +86,9 @@ el1_setup:
 
 	/*
 	 * The cycle counter from 0, here, when the CPU has a PMU: so that
-	 * arch_counter() (cpu.c) counts from the boot CPU's entry, and under
-	 * -icount shift=0 gives the guest instructions since then.
+	 * arch_counter() (test_services.c, for the bench) counts from the
+	 * boot CPU's entry, and under -icount shift=0 gives the guest
+	 * instructions since then.
 	 */
 	mrs	x0, id_aa64dfr0_el1
 	ubfx	x0, x0, #ID_AA64DFR0_PMUVER_SHIFT, #4

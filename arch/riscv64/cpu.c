@@ -31,8 +31,9 @@ void riscv_boot(unsigned long hartid, phys_addr_t dtb)
 
 void arch_poweroff(enum poweroff_status status)
 {
-	/* Without the finisher QEMU's exit status cannot carry the verdict
-	 * (sifive_u, a real board): the console must. */
+	/* Without the finisher only semihosting, if QEMU offers it, can
+	 * carry the verdict to QEMU's exit status; on a board the console
+	 * must. */
 	if (!platform_test_finisher)
 		platform_poweroff_notice(status == POWEROFF_PASS);
 	if (status == POWEROFF_PASS)

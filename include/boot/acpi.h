@@ -1,7 +1,7 @@
 /*
  * acpi.h - the one ACPI table reader: RSDP -> XSDT or RSDT -> a table by
  * its signature, and what buddyboot reads from the tables (the MADT's
- * CPUs; SRAT and SLIT later).
+ * CPUs; the SRAT's and SLIT's NUMA topology, include/boot/numa.h).
  *
  * Pure, like the other boot-info readers: it reads physical memory only
  * through a struct acpi_source, which says what is readable, validates
@@ -94,6 +94,19 @@ int acpi_find_table(struct acpi_tables *t, const char *sig,
  */
 uint64_t acpi_rsdp_scan(const void *area, size_t len, uint64_t phys);
 
+/*
+ * acpi_check_entries - walk the entries (u8 type, u8 length, payload) of
+ * the @len-byte @table from offset @start on, as the MADT and the SRAT
+ * hold them. Refused (-EINVAL, t->error naming the table, the offset, the
+ * type and the length): a @len below @start, an entry with no room for
+ * its type and length, shorter than those 2 bytes (it would never
+ * advance), running past the table, or shorter than @min_len(type).
+ * Return: 0 when every entry may be read.
+ */
+int acpi_check_entries(struct acpi_tables *t, const uint8_t *table,
+		       uint32_t len, uint32_t start,
+		       uint8_t (*min_len)(uint8_t type));
+
 /* acpi_error - format t->error. Return: @err, for "return acpi_error(...)". */
 int acpi_error(struct acpi_tables *t, int err, const char *fmt, ...)
 	__printf(3, 4);
@@ -122,5 +135,15 @@ int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
  * (arch_acpi_rsdp_scan()), else 0. Prints where it came from.
  */
 phys_addr_t acpi_boot_rsdp(enum boot_protocol proto, phys_addr_t info);
+
+struct boot_numa;
+
+/*
+ * acpi_read_numa - kernel only: acpi_srat_read() and acpi_slit_read() on
+ * the tables the RSDP at @rsdp leads to, each outcome in one line.
+ * Return: 0 with @numa filled (a refused SLIT leaves default distances),
+ * -ENOENT no SRAT, or the SRAT's error; @numa is then empty.
+ */
+int acpi_read_numa(phys_addr_t rsdp, struct boot_numa *numa);
 
 #endif /* BOOT_ACPI_H */

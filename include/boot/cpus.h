@@ -88,4 +88,14 @@ int acpi_read_cpus(phys_addr_t rsdp, unsigned long boot_hwid,
 int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 		   unsigned long boot_hwid, struct boot_cpus *out);
 
+/*
+ * boot_numa_init_topology - the NUMA topology from the boot information
+ * (include/boot/numa.h: device tree or ACPI SRAT/SLIT), applied to
+ * memblock, @cpus and mm/numa.c, and the summary printed (boot/cpus.c;
+ * kernel only). Call after boot_cpus_init() and before the page
+ * allocator's hand-off. Return: the number of online nodes.
+ */
+int boot_numa_init_topology(enum boot_protocol proto, phys_addr_t info,
+			    struct boot_cpus *cpus);
+
 #endif /* BOOT_CPUS_H */

@@ -47,7 +47,7 @@ struct selftest_boot_state {
 	unsigned int nr_keep;
 	int firmware_err;			/* arch_firmware_version() */
 	uint32_t firmware_version;
-	uint64_t counter_entry;			/* arch_counter() in boot_main */
+	uint64_t counter_entry;			/* arch_counter() at boot_main()'s entry */
 	uint64_t record_ticks;			/* spent recording all this */
 	uint64_t counter_allocator_ready;	/* after memblock_free_all() */
 	uint64_t counter_smp_online;		/* after smp_init() */

@@ -56,6 +56,26 @@ SECONDARY_FAULT_EXPECTED = ("unexpected exception: 'EXCEPTION: cpu 1 ",)
 # to reach the kernel, and the image ends the run as soon as it has failed.
 LOADER_FAULT = "fail"
 LOADER_TIMEOUT = 60
+# Boards without an exit device (BOARD_EXIT_DEVICE := none in their
+# boards/<arch>/<board>.mk): the image that fails one case must still
+# fail, on the guest's own word and its KTAP, within the loader timeout.
+NO_EXIT_EXPECTED = ("not ok: ", "reported FAIL on its console")
+
+
+def no_exit_boards(arch: str) -> list[str]:
+    """The boards of arch whose file says BOARD_EXIT_DEVICE := none."""
+    folder = os.path.join("boards", arch)
+    names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    found = []
+    for name in names:
+        if not name.endswith(".mk"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            if re.search(r"^BOARD_EXIT_DEVICE\s*:=\s*none\s*$", f.read(), re.M):
+                found.append(name[:-3])
+    return found
+
+
 # Machines the boot must refuse (mk/selftest.mk builds their DTBs), and
 # the one console line each must print.
 REFUSE_ARCH = "aarch64"
@@ -128,6 +148,10 @@ def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
                 f.write(f"check-runner-{arch}-{boot}-{LOADER_FAULT} "
                         f"ARCH={arch} PAGE_SIZE=4K BOOT={boot} "
                         f"FAULT={LOADER_FAULT} TIMEOUT={LOADER_TIMEOUT}\n")
+            for board in no_exit_boards(arch):
+                f.write(f"check-runner-{arch}-{board}-{LOADER_FAULT} "
+                        f"ARCH={arch} PAGE_SIZE=4K BOARD={board} "
+                        f"FAULT={LOADER_FAULT} TIMEOUT={LOADER_TIMEOUT}\n")
 
 
 def main() -> int:
@@ -143,6 +167,7 @@ def main() -> int:
     if os.path.exists(report_path):
         os.remove(report_path)
     faults = sum(len(FAULTS) + len(boots) + (arch in SECONDARY_FAULT_ARCHES)
+                 + len(no_exit_boards(arch))
                  for arch, boots in targets.items())
     refusals = len(REFUSALS) if REFUSE_ARCH in targets else 0
     ktap = KtapWriter(len(targets) + faults + refusals + 1)
@@ -170,6 +195,9 @@ def main() -> int:
         if arch in SECONDARY_FAULT_ARCHES:
             failures.append((SECONDARY_FAULT, SECONDARY_FAULT,
                              SECONDARY_FAULT_EXPECTED))
+        failures += [(f"{board}-{LOADER_FAULT}", f"{board}_{LOADER_FAULT}",
+                      FAULTS[LOADER_FAULT] + NO_EXIT_EXPECTED)
+                     for board in no_exit_boards(arch)]
         for run, case, expected in failures:
             got = results.get(f"check-runner-{arch}-{run}")
             reasons = "; ".join(got["reasons"]) if got else ""

@@ -28,6 +28,7 @@ const char *memmap_format_name(enum memmap_format format)
 	case MEMMAP_MULTIBOOT2:	return "multiboot2 information";
 	case MEMMAP_PVH:	return "PVH start info";
 	case MEMMAP_EFI:	return "EFI memory map";
+	case MEMMAP_SRAT:	return "ACPI SRAT";
 	default:		return "unknown";
 	}
 }
@@ -43,7 +44,7 @@ static int usage_error(const char *fmt, const char *arg)
 int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 {
 	static const char *const names[] = { "", "fdt", "multiboot2", "pvh",
-					     "efi" };
+					     "efi", "srat" };
 	char *end;
 
 	memset(opt, 0, sizeof(*opt));
@@ -56,12 +57,13 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 			opt->regions = true;
 		} else if (!strcmp(a, "--format") && i + 1 < argc) {
 			a = argv[++i];
-			for (unsigned int f = MEMMAP_FDT; f <= MEMMAP_EFI; f++)
+			for (unsigned int f = MEMMAP_FDT; f <= MEMMAP_SRAT; f++)
 				if (!strcmp(a, names[f]))
 					opt->format = f;
 			if (opt->format == MEMMAP_DETECT)
 				return usage_error("unknown format '%s' (fdt, "
-						   "multiboot2, pvh or efi)", a);
+						   "multiboot2, pvh, efi or "
+						   "srat)", a);
 		} else if ((!strcmp(a, "--info-addr") ||
 			    !strcmp(a, "--dtb-addr")) && i + 1 < argc) {
 			a = argv[++i];
@@ -71,6 +73,10 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 			if (errno || *end || !isdigit((unsigned char)*a))
 				return usage_error("bad address '%s'", a);
 			opt->have_info_addr = true;
+		} else if (!strcmp(a, "--srat") && i + 1 < argc) {
+			opt->srat_file = argv[++i];
+		} else if (!strcmp(a, "--slit") && i + 1 < argc) {
+			opt->slit_file = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown or incomplete option '%s'",
 					   a);
@@ -86,7 +92,7 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 }
 
 int memmap_read(struct memmap_options *opt, const void *data, size_t len,
-		struct boot_memmap *map)
+		struct boot_memmap *map, struct boot_numa *numa)
 {
 	struct pvh_source pvh = {
 		.map = pvh_buffer_map, .base = data, .size = len, .physical = false,
@@ -102,6 +108,8 @@ int memmap_read(struct memmap_options *opt, const void *data, size_t len,
 			opt->format = MEMMAP_PVH;
 		else if (len >= 4 && load_le32(data) == EFI_BOOT_INFO_MAGIC)
 			opt->format = MEMMAP_EFI;
+		else if (len >= 4 && !memcmp(data, "SRAT", 4))
+			opt->format = MEMMAP_SRAT;
 		else
 			opt->format = MEMMAP_MULTIBOOT2;
 	}
@@ -112,6 +120,9 @@ int memmap_read(struct memmap_options *opt, const void *data, size_t len,
 		return pvh_memory_parse(&pvh, 0, map);
 	case MEMMAP_EFI:
 		return efi_memmap_parse(data, len, map);
+	case MEMMAP_SRAT:
+		err = memmap_acpi_table(data, len, "SRAT", numa, map->error);
+		return err ?: memmap_srat_ranges(numa, map);
 	default:
 		err = multiboot2_memory_parse(data, len, map);
 		if (err == -EBADMSG && guessed) {

@@ -2,9 +2,10 @@
  * memmap - see what a board will give the allocator.
  *
  * Reads a DTB, a saved multiboot2 information structure, a saved PVH
- * start_info or an EFI memory map dump (formats in tools/memmap/README.md), runs the kernel's own
- * readers and memblock over it, and prints the memory map the allocator
- * would start from. Exit status: 0 on success, 1 with a message for
+ * start_info, an EFI memory map dump or an ACPI SRAT dump (formats in
+ * tools/memmap/README.md), runs the kernel's own readers and memblock over
+ * it, and prints the memory map the allocator would start from, and the
+ * NUMA topology the kernel would apply (tools/memmap/numa.c). Exit status: 0 on success, 1 with a message for
  * malformed input or a bad command line, 2 with a message when there is
  * no usable memory (no whole free page: everything reserved, or less than
  * a page), 3 with a message when the map has more regions than fit.
@@ -24,13 +25,14 @@
 #define MEMMAP_MAX_FILE		(64u << 20)
 
 static const char usage[] =
-"usage: memmap [--regions] [--format fdt|multiboot2|pvh|efi]\n"
-"              [--info-addr ADDR] FILE\n"
+"usage: memmap [--regions] [--format fdt|multiboot2|pvh|efi|srat]\n"
+"              [--info-addr ADDR] [--srat SRAT] [--slit SLIT] FILE\n"
 "\n"
 "Read FILE (a device tree blob, a saved multiboot2 information structure,\n"
-"a saved PVH hvm_start_info or an EFI memory map dump with its \"EMAP\"\n"
-"header; the format is detected from its magic unless --format says) and\n"
-"print the memory map the allocator would start from.\n"
+"a saved PVH hvm_start_info, an EFI memory map dump with its \"EMAP\"\n"
+"header, or an ACPI SRAT table dump; the format is detected from its magic\n"
+"unless --format says) and print the memory map the allocator would start\n"
+"from, with the NUMA node of each range when the input names nodes.\n"
 "\n"
 "  --regions          one line per memblock region, sorted by base:\n"
 "                       memory 0x<base> 0x<size>\n"
@@ -38,7 +40,10 @@ static const char usage[] =
 "                     exactly as memblock holds them after merging. A no-map\n"
 "                     range is reserved, so it is a \"reserved\" line; memory\n"
 "                     regions split where the no-map flag starts and ends.\n"
-"  --format F         skip detection: fdt, multiboot2, pvh or efi\n"
+"  --format F         skip detection: fdt, multiboot2, pvh, efi or srat\n"
+"  --srat SRAT        an ACPI SRAT dump (/sys/firmware/acpi/tables/SRAT,\n"
+"                     acpidump -b): the nodes of FILE's memory and CPUs\n"
+"  --slit SLIT        an ACPI SLIT dump: the distances between the nodes\n"
 "  --info-addr ADDR   (also --dtb-addr) the address the blob was loaded at:\n"
 "                     reserve [ADDR, ADDR + its size) as the boot loader's\n"
 "                     blob. Without it the blob itself is not reserved, nor\n"
@@ -151,6 +156,53 @@ static void print_ranges(const struct boot_memmap *map)
 	printf("\nmemblock, as the allocator would start from it:\n");
 }
 
+static struct boot_numa numa;
+static bool has_numa;
+
+/* A table file given with --srat or --slit, read into @numa. */
+static int read_table(const char *path, const char *sig)
+{
+	char error[BOOT_ERROR_LEN];
+	unsigned char *data;
+	size_t len;
+	int err;
+
+	data = read_file(path, &len);
+	if (!data)
+		return fail(EXIT_MALFORMED, path, strerror(errno));
+	err = memmap_acpi_table(data, len, sig, &numa, error);
+	free(data);
+	return err ? fail(EXIT_MALFORMED, path, error) : 0;
+}
+
+/*
+ * The NUMA topology besides the memory: --srat's, --slit's, the device
+ * tree's /distance-map, and the CPUs.
+ */
+static int read_numa(const struct memmap_options *opt, const void *data,
+		     size_t len)
+{
+	int err = 0;
+
+	if (opt->srat_file && opt->format == MEMMAP_SRAT)
+		return fail(EXIT_MALFORMED, opt->file, "--srat with an SRAT "
+			    "as FILE: one SRAT at a time");
+	if (opt->srat_file)
+		err = read_table(opt->srat_file, "SRAT");
+	if (!err && opt->slit_file && !numa.nr_pxm)
+		return fail(EXIT_MALFORMED, opt->slit_file, "--slit needs "
+			    "an SRAT that names nodes (--srat, or FILE)");
+	if (!err && opt->slit_file)
+		err = read_table(opt->slit_file, "SLIT");
+	if (!err && opt->format == MEMMAP_FDT &&
+	    fdt_numa_distances(data, len, &numa))
+		return fail(EXIT_MALFORMED, opt->file, numa.error);
+	has_numa = opt->format == MEMMAP_FDT || numa.nr_pxm;
+	if (!err && has_numa)
+		memmap_numa_cpus(opt, data, len, &numa);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static struct boot_range ranges[MEMMAP_MAX_RANGES];
@@ -170,7 +222,8 @@ int main(int argc, char **argv)
 		return fail(1, opt.file, strerror(errno));
 
 	bootmem_init(&map, ranges, MEMMAP_MAX_RANGES);
-	err = memmap_read(&opt, data, len, &map);
+	boot_numa_init(&numa, "device tree");
+	err = memmap_read(&opt, data, len, &map, &numa);
 	if (err) {
 		char msg[BOOT_ERROR_LEN + 32];
 
@@ -178,6 +231,11 @@ int main(int argc, char **argv)
 		snprintf(msg, sizeof(msg), "%s%s", err == -ENOSPC ?
 			 "too many regions: " : "", map.error);
 		return fail(status_of(err), opt.file, msg);
+	}
+	err = read_numa(&opt, data, len);
+	if (err) {
+		free(data);
+		return err;
 	}
 	free(data);
 	/* As every range: the exclusive end must be at most 2^64 - 1. */
@@ -206,13 +264,20 @@ int main(int argc, char **argv)
 			 INIT_MEMBLOCK_REGIONS, INIT_MEMBLOCK_REGIONS);
 		return fail(EXIT_TOO_MANY, opt.file, msg);
 	}
+	/* The SRAT's ranges are what it says: nodes even in --regions. */
+	for (unsigned int i = 0; !err && i < numa.nr_mem; i++)
+		err = memblock_set_node(numa.mem[i].base, numa.mem[i].size,
+					&memblock.memory, numa.mem[i].nid);
 	if (err)
 		return fail(EXIT_MALFORMED, opt.file,
 			    "memblock refused the map (see above)");
-	if (opt.regions)
+	if (opt.regions) {
 		print_regions();
-	else
+	} else {
 		boot_memory_report(printf);
+		if (has_numa)
+			memmap_numa_report(&numa);
+	}
 	if (!usable_page())
 		return fail(EXIT_NO_MEMORY, opt.file, "no usable memory: not one "
 			    "whole page of memory is left free");

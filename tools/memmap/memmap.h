@@ -5,6 +5,7 @@
 #define TOOLS_MEMMAP_H
 
 #include <boot/bootmem.h>
+#include <boot/numa.h>
 
 enum memmap_format {
 	MEMMAP_DETECT,
@@ -12,6 +13,7 @@ enum memmap_format {
 	MEMMAP_MULTIBOOT2,
 	MEMMAP_PVH,
 	MEMMAP_EFI,
+	MEMMAP_SRAT,		/* an ACPI SRAT table dump */
 };
 
 struct memmap_options {
@@ -20,6 +22,8 @@ struct memmap_options {
 	enum memmap_format format;
 	bool have_info_addr;
 	phys_addr_t info_addr;
+	const char *srat_file;	/* --srat: nodes for the memory of @file */
+	const char *slit_file;	/* --slit: their distances */
 };
 
 /* Return: 0, 1 for --help, or -1 for a usage error (message printed). */
@@ -27,11 +31,33 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt);
 
 /*
  * memmap_read - detect the format of @data (unless opt->format is set,
- * which is then updated) and run its reader. Return: as the readers.
+ * which is then updated) and run its reader; an SRAT also fills @numa.
+ * Return: as the readers.
  */
 int memmap_read(struct memmap_options *opt, const void *data, size_t len,
-		struct boot_memmap *map);
+		struct boot_memmap *map, struct boot_numa *numa);
 
 const char *memmap_format_name(enum memmap_format format);
+
+/*
+ * memmap_acpi_table - check the raw ACPI table @sig ("SRAT" or "SLIT") of
+ * @len bytes at @data (signature, length, checksum) and read it into
+ * @numa (the SRAT first). Return: 0, or -EBADMSG with @error set.
+ */
+int memmap_acpi_table(const void *data, size_t len, const char *sig,
+		      struct boot_numa *numa, char *error);
+
+/* memmap_srat_ranges - an SRAT's ranges as the memory map (memory with
+ * its node; hot-pluggable ones listed as not RAM). */
+int memmap_srat_ranges(const struct boot_numa *numa, struct boot_memmap *map);
+
+/* memmap_numa_cpus - the CPUs the report lists: the SRAT's, or the device
+ * tree's /cpus. Call while @data (the input) is still there. */
+void memmap_numa_cpus(const struct memmap_options *opt, const void *data,
+		      size_t len, const struct boot_numa *numa);
+
+/* memmap_numa_report - apply the topology to memblock and print the
+ * kernel's NUMA summary. */
+void memmap_numa_report(const struct boot_numa *numa);
 
 #endif /* TOOLS_MEMMAP_H */

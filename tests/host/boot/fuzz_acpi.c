@@ -1,6 +1,7 @@
 /*
  * fuzz_acpi.c - libFuzzer target for the ACPI reader. The input is an
- * ACPI snapshot (tests/fixtures/acpi/, seeds the QEMU captures); inputs of
+ * ACPI snapshot (tests/fixtures/acpi/, seeds the QEMU captures, the NUMA
+ * ones with SRAT and SLIT among them); inputs of
  * odd size get every checksum made right first, so that mutations reach
  * the table walks behind them. Any input is read or refused with a
  * message, never read outside the snapshot's records (ASan: each is its
@@ -8,11 +9,43 @@
  */
 #include <stdlib.h>
 #include <boot/cpus.h>
+#include <boot/numa.h>
+#include <lib/errno.h>
 #include "acpi_snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct boot_cpus cpus;
+static struct boot_numa numa;
+
+/* SRAT, then SLIT: what is taken must be within its bounds. */
+static int read_numa(struct acpi_tables *t)
+{
+	int err;
+
+	boot_numa_init(&numa, "SRAT");
+	err = acpi_srat_read(t, &numa);
+	if (err) {
+		if (numa.nr_mem || numa.nr_cpu || numa.nr_pxm)
+			abort();	/* refused, yet taken in part */
+		return err == -ENOENT ? 0 : err;
+	}
+	if (numa.nr_pxm > MAX_NUMNODES || numa.nr_mem > BOOT_NUMA_MAX_MEM ||
+	    numa.nr_cpu > BOOT_NUMA_MAX_CPUS)
+		abort();
+	for (unsigned int i = 0; i < numa.nr_mem; i++)
+		if (numa.mem[i].nid < 0 || numa.mem[i].nid >= (int)numa.nr_pxm ||
+		    !numa.mem[i].size ||
+		    numa.mem[i].base + numa.mem[i].size < numa.mem[i].base)
+			abort();
+	for (unsigned int i = 0; i < numa.nr_cpu; i++)
+		if (numa.cpu[i].nid < 0 || numa.cpu[i].nid >= (int)numa.nr_pxm)
+			abort();
+	err = acpi_slit_read(t, &numa);
+	if (err && numa.dist_nodes)
+		abort();
+	return err == -ENOENT ? 0 : err;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -36,6 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			err = acpi_find_table(&t, "FACP", 0, &table, &len);
 		if (!err && len < ACPI_HEADER_SIZE)
 			abort();
+		if (!err)
+			err = read_numa(&t);
 	}
 	if (err && !t.error[0])
 		abort();	/* every refusal must say why */

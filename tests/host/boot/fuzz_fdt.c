@@ -2,9 +2,16 @@
  * fuzz_fdt.c - libFuzzer target for the device-tree readers: the memory
  * reader, and the CPU reader (boot/fdt_cpus.c) on the same input, whose
  * list must hold the boot CPU first and no more than NR_CPUS CPUs however
- * the input is malformed.
+ * the input is malformed, the /distance-map reader
+ * (boot/fdt_numa.c), whose matrix must be valid whenever it is taken, and
+ * the console lookup (boot/fdt_path.c): stdout-path, aliases, ranges,
+ * compatible, which must answer 0 or an error and never read outside
+ * the blob.
  */
+#include <boot/bootmem.h>
 #include <boot/cpus.h>
+#include <boot/fdt.h>
+#include <boot/numa.h>
 #include <lib/errno.h>
 #include "fuzz_reader.h"
 #include "host.h"
@@ -33,8 +40,48 @@ static void read_cpus(const uint8_t *data, size_t size)
 			abort();	/* the boot CPU twice */
 }
 
+static void find_console(const uint8_t *data, size_t size)
+{
+	static char error[BOOT_ERROR_LEN];
+	struct fdt_node_path np;
+	struct fdt fdt;
+	uint64_t addr, len;
+
+	if (fdt_open(&fdt, data, size, error))
+		return;
+	if (!fdt_stdout_node(&fdt, &np, NULL)) {
+		if (np.depth < 0 || np.depth > FDT_MAX_DEPTH)
+			abort();
+		(void)fdt_reg_translate(&fdt, &np, 0, &addr, &len);
+	}
+	if (!fdt_find_compatible(&fdt, "sifive,test0", &np))
+		(void)fdt_reg_translate(&fdt, &np, 0, &addr, &len);
+}
+
+static void read_distances(const uint8_t *data, size_t size)
+{
+	static struct boot_numa numa;
+
+	boot_numa_init(&numa, "device tree");
+	if (fdt_numa_distances(data, size, &numa)) {
+		if (!numa.error[0] || numa.dist_nodes)
+			abort();	/* silent, or taken in part */
+		return;
+	}
+	if (numa.dist_nodes > MAX_NUMNODES)
+		abort();
+	for (unsigned int i = 0; i < numa.dist_nodes; i++)
+		for (unsigned int j = 0; j < numa.dist_nodes; j++)
+			if (numa.dist[i][j] && (i == j ?
+			    numa.dist[i][j] != LOCAL_DISTANCE :
+			    numa.dist[i][j] <= LOCAL_DISTANCE))
+				abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	read_cpus(data, size);
+	find_console(data, size);
+	read_distances(data, size);
 	return fuzz_reader(read_fdt, data, size);
 }

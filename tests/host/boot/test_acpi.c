@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <boot/acpi.h>
 #include <boot/cpus.h>
+#include <boot/numa.h>
 #include <boot/readers.h>
 #include "acpi_snapshot.h"
 #include "boot_test.h"
@@ -401,9 +402,9 @@ static bool madt_refusals(void)
 	} bad[] = {
 		{ 0, 0, "shorter than its own type and length" },
 		{ 0, 1, "shorter than its own type and length" },
-		{ 0, 6, "too short for a local APIC entry" },
-		{ 9, 12, "too short for a local APIC entry" },
-		{ 0, 40, "runs past the end of the MADT" },
+		{ 0, 6, "too short for its type" },
+		{ 9, 12, "too short for its type" },
+		{ 0, 40, "runs past the end of the table" },
 	};
 	size_t madt;
 
@@ -579,6 +580,325 @@ static bool rsdp_from_boot_info(void)
 	return true;
 }
 
+/* ---- SRAT and SLIT ------------------------------------------------------ */
+
+static struct boot_numa numa;
+
+static bool mem_is(unsigned int i, uint64_t base, uint64_t size, int nid,
+		   bool hotplug)
+{
+	const struct boot_numa_mem *m = &numa.mem[i];
+
+	if (i < numa.nr_mem && m->base == base && m->size == size &&
+	    m->nid == nid && m->hotplug == hotplug)
+		return true;
+	printf("# mem[%u] of %u: %#llx + %#llx node %d%s\n", i, numa.nr_mem,
+	       (unsigned long long)m->base, (unsigned long long)m->size,
+	       m->nid, m->hotplug ? " hot-pluggable" : "");
+	return false;
+}
+
+static int read_numa(const char *name, struct acpi_snapshot *s)
+{
+	int err;
+
+	if (!read_fixture(name, s))
+		return -EIO;
+	err = acpi_open(&t, &s->src, s->rsdp);
+	boot_numa_init(&numa, "SRAT");
+	err = err ?: acpi_srat_read(&t, &numa);
+	return err ?: acpi_slit_read(&t, &numa);
+}
+
+/*
+ * QEMU q35, -m 256M,slots=2,maxmem=1G, two nodes of 98M and 158M (the
+ * boundary at 98 MiB is not aligned to the top order), one CPU each,
+ * -numa dist 21 (acpi-q35-numa2.bin; tests/fixtures/README.md).
+ */
+static bool qemu_q35_numa2(void)
+{
+	struct acpi_snapshot s;
+
+	EXPECT(read_numa("acpi-q35-numa2.bin", &s) == 0, "%s", t.error);
+	EXPECT(numa.nr_pxm == 2 && numa.pxm[0] == 0 && numa.pxm[1] == 1,
+	       "%u domains", numa.nr_pxm);
+	EXPECT(numa.nr_mem == 4 && numa.nr_hotplug == 1 &&
+	       numa.nr_disabled == 1, "mem %u hotplug %u disabled %u",
+	       numa.nr_mem, numa.nr_hotplug, numa.nr_disabled);
+	EXPECT(mem_is(0, 0, 0xa0000, 0, false) &&
+	       mem_is(1, 0x100000, 0x6100000, 0, false) &&
+	       mem_is(2, 0x6200000, 0x9e00000, 1, false) &&
+	       mem_is(3, 0x100000000ull, 0xb0000000ull, 1, true), "ranges");
+	EXPECT(numa.nr_cpu == 2 && numa.cpu[0].hwid == 0 &&
+	       numa.cpu[0].nid == 0 && numa.cpu[1].hwid == 1 &&
+	       numa.cpu[1].nid == 1, "cpus %u", numa.nr_cpu);
+	EXPECT(numa.dist_nodes == 2 && numa.dist[0][0] == 10 &&
+	       numa.dist[0][1] == 21 && numa.dist[1][0] == 21 &&
+	       numa.dist[1][1] == 10, "distances");
+	acpi_snapshot_free(&s);
+	return true;
+}
+
+/*
+ * Four nodes of 130M, 126M, 100M and 156M; CPUs 0, 1, 2 in nodes 0, 1
+ * and 3, node 2 without CPUs; an asymmetric-looking but symmetric matrix.
+ */
+static bool qemu_q35_numa4(void)
+{
+	static const uint8_t want[4][4] = {
+		{ 10, 15, 20, 25 }, { 15, 10, 25, 20 },
+		{ 20, 25, 10, 15 }, { 25, 20, 15, 10 },
+	};
+	struct acpi_snapshot s;
+
+	EXPECT(read_numa("acpi-q35-numa4.bin", &s) == 0, "%s", t.error);
+	EXPECT(numa.nr_pxm == 4 && numa.nr_mem == 5 && !numa.nr_hotplug,
+	       "domains %u mem %u", numa.nr_pxm, numa.nr_mem);
+	EXPECT(mem_is(1, 0x100000, 0x8100000, 0, false) &&
+	       mem_is(2, 0x8200000, 0x7e00000, 1, false) &&
+	       mem_is(3, 0x10000000, 0x6400000, 2, false) &&
+	       mem_is(4, 0x16400000, 0x9c00000, 3, false), "ranges");
+	EXPECT(numa.nr_cpu == 3 && numa.cpu[2].hwid == 2 &&
+	       numa.cpu[2].nid == 3, "cpu 2 in node %d", numa.cpu[2].nid);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			EXPECT(numa.dist[i][j] == want[i][j], "%d to %d: %u",
+			       i, j, numa.dist[i][j]);
+	acpi_snapshot_free(&s);
+	/* Without -numa there is neither table. */
+	EXPECT(read_numa("acpi-q35-smp8.bin", &s) == -ENOENT &&
+	       strstr(t.error, "no SRAT"), "%s", t.error);
+	acpi_snapshot_free(&s);
+	return true;
+}
+
+static uint8_t srat_body[8192];
+static size_t slit_off;
+static size_t srat_len;
+
+static void srat_begin(void)
+{
+	memset(srat_body, 0, sizeof(srat_body));
+	put32(srat_body, 1);	/* reserved, 1 for compatibility */
+	srat_len = 12;
+}
+
+static void srat_cpu(uint32_t pxm, uint8_t apic, uint32_t flags)
+{
+	uint8_t *e = srat_body + srat_len;
+
+	e[0] = 0;
+	e[1] = 16;
+	e[2] = pxm & 0xff;
+	e[3] = apic;
+	put32(e + 4, flags);
+	e[9] = pxm >> 8;
+	e[10] = pxm >> 16;
+	e[11] = pxm >> 24;
+	srat_len += 16;
+}
+
+static void srat_x2apic(uint32_t pxm, uint32_t id, uint32_t flags)
+{
+	uint8_t *e = srat_body + srat_len;
+
+	e[0] = 2;
+	e[1] = 24;
+	put32(e + 4, pxm);
+	put32(e + 8, id);
+	put32(e + 12, flags);
+	srat_len += 24;
+}
+
+static void srat_mem(uint32_t pxm, uint64_t base, uint64_t size,
+		     uint32_t flags)
+{
+	uint8_t *e = srat_body + srat_len;
+
+	e[0] = 1;
+	e[1] = 40;
+	put32(e + 2, pxm);
+	put64(e + 8, base);
+	put64(e + 16, size);
+	put32(e + 28, flags);
+	srat_len += 40;
+}
+
+/* RSDP 2 -> XSDT -> SRAT (revision @rev) and, if @slit_n, a SLIT. */
+static void build_numa(uint8_t rev, const uint8_t *slit, uint64_t slit_n)
+{
+	uint8_t body[8 + 16 * 16];
+	size_t offs[2], xsdt;
+
+	reset();
+	used = 64;
+	offs[0] = table("SRAT", rev, srat_body, srat_len);
+	offs[1] = 0;
+	if (slit_n) {
+		put64(body, slit_n);
+		memcpy(body + 8, slit, slit_n * slit_n);
+		offs[1] = table("SLIT", 1, body, 8 + slit_n * slit_n);
+		slit_off = offs[1];
+	}
+	xsdt = root("XSDT", offs, 2);
+	rsdp_at(RSDP_OFF, 2, 0, phys(xsdt));
+}
+
+static int srat_read(void)
+{
+	int err = acpi_open(&t, &src, phys(RSDP_OFF));
+
+	boot_numa_init(&numa, "SRAT");
+	return err ?: acpi_srat_read(&t, &numa);
+}
+
+/*
+ * Sparse domains are packed in ascending order; the upper domain bytes
+ * of type 0 count from revision 2 on; x2APIC entries; disabled entries
+ * and empty ranges skipped; the SLIT is indexed by domain.
+ */
+static bool srat_domains_flags_and_slit(void)
+{
+	uint8_t slit[10 * 10];
+
+	memset(slit, 30, sizeof(slit));
+	for (int i = 0; i < 10; i++)
+		slit[i * 10 + i] = 10;
+	slit[9 * 10 + 5] = 17;
+	slit[5 * 10 + 9] = 19;
+	srat_begin();
+	srat_mem(9, 0x80000000, 0x40000000, 1);
+	srat_mem(5, 0x40000000, 0x40000000, 1);
+	srat_mem(7, 0xc0000000, 0x40000000, 0);		/* disabled */
+	srat_mem(5, 0x100000000ull, 0, 1);		/* empty */
+	srat_mem(9, 0x200000000ull, 0x100000000ull, 3);	/* hot-pluggable */
+	srat_cpu(5, 0, 1);
+	srat_cpu(0x109, 1, 1);	/* domain 9 from revision 2 on, else 9 too */
+	srat_cpu(3, 2, 0);	/* disabled: domain 3 is not named */
+	srat_x2apic(9, 300, 1);
+	build_numa(2, slit, 10);
+	/* Revision 2: a third domain, 0x109, which the SLIT does not cover. */
+	EXPECT(srat_read() == 0, "%s", t.error);
+	EXPECT(numa.nr_pxm == 3 && numa.pxm[2] == 0x109 &&
+	       numa.cpu[1].nid == 2, "%u domains", numa.nr_pxm);
+	EXPECT_ACPI_ERROR(acpi_slit_read(&t, &numa), -EINVAL,
+			  "none for proximity domain 265");
+	/* Revision 1: type 0 domains are 8 bits, 0x109 is 9. */
+	build_numa(1, slit, 10);
+	EXPECT(srat_read() == 0, "%s", t.error);
+	EXPECT(numa.nr_pxm == 2 && numa.pxm[0] == 5 && numa.pxm[1] == 9,
+	       "%u domains: %u %u", numa.nr_pxm, numa.pxm[0], numa.pxm[1]);
+	EXPECT(numa.nr_mem == 3 && numa.nr_disabled == 2 &&
+	       numa.nr_hotplug == 1, "mem %u disabled %u hotplug %u",
+	       numa.nr_mem, numa.nr_disabled, numa.nr_hotplug);
+	EXPECT(mem_is(0, 0x80000000, 0x40000000, 1, false) &&
+	       mem_is(1, 0x40000000, 0x40000000, 0, false) &&
+	       mem_is(2, 0x200000000ull, 0x100000000ull, 1, true), "ranges");
+	EXPECT(numa.nr_cpu == 3 && numa.cpu[0].nid == 0 &&
+	       numa.cpu[1].hwid == 1 && numa.cpu[1].nid == 1 &&
+	       numa.cpu[2].hwid == 300 && numa.cpu[2].nid == 1, "cpus");
+	EXPECT(acpi_slit_read(&t, &numa) == 0, "%s", t.error);
+	EXPECT(numa.dist_nodes == 2 && numa.dist[0][1] == 19 &&
+	       numa.dist[1][0] == 17 && numa.dist[1][1] == 10, "distances");
+	return true;
+}
+
+/* Each malformed SRAT: refused with its reason, nothing taken. */
+static bool srat_refusals(void)
+{
+	srat_begin();
+	srat_mem(0, 0, 0x1000, 1);
+	srat_body[12 + 1] = 1;
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "shorter than its own type");
+	srat_body[12 + 1] = 20;
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "too short for its type");
+	srat_body[12 + 1] = 60;
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "runs past the end of the table");
+
+	srat_begin();
+	srat_mem(0, ~0ull - 0xfff, 0x2000, 1);
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "wraps past 2^64");
+
+	srat_begin();
+	srat_mem(0, 0, 0x100000, 1);
+	srat_mem(1, 0xff000, 0x100000, 1);
+	srat_cpu(0, 0, 1);
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "overlap");
+	EXPECT(numa.nr_mem == 0 && numa.nr_cpu == 0 && numa.nr_pxm == 0,
+	       "taken: %u ranges", numa.nr_mem);
+
+	srat_begin();
+	srat_cpu(0, 4, 1);
+	srat_x2apic(1, 4, 1);
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "APIC id 0x4 in two");
+
+	srat_begin();
+	for (uint32_t d = 0; d <= MAX_NUMNODES; d++)
+		srat_x2apic(d * 3, d, 1);
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "more than MAX_NUMNODES");
+
+	srat_begin();
+	for (uint32_t i = 0; i <= BOOT_NUMA_MAX_MEM; i++)
+		srat_mem(0, i * 0x1000ull, 0x1000, 1);
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "memory ranges");
+
+	/* Shorter than the SRAT's own 48-byte header. */
+	srat_len = 4;
+	build_numa(1, NULL, 0);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL,
+			  "SRAT length 40 is smaller than its 48-byte");
+	return true;
+}
+
+/* Each malformed SLIT: refused, every distance left unset. */
+static bool slit_refusals(void)
+{
+	static const struct {
+		uint8_t d00, d01;
+		const char *needle;
+	} bad[] = {
+		{ 11, 20, "distance 11 from domain 0 to domain 0" },
+		{ 10, 10, "distance 10 from domain 0 to domain 1" },
+		{ 10, 255, "distance 255 from domain 0 to domain 1" },
+	};
+	uint8_t slit[4] = { 10, 20, 20, 10 };
+
+	srat_begin();
+	srat_cpu(0, 0, 1);
+	srat_cpu(1, 1, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		slit[0] = bad[i].d00;
+		slit[1] = bad[i].d01;
+		build_numa(1, slit, 2);
+		EXPECT(srat_read() == 0, "%s", t.error);
+		EXPECT_ACPI_ERROR(acpi_slit_read(&t, &numa), -EINVAL,
+				  bad[i].needle);
+		EXPECT(numa.dist_nodes == 0 && !numa.dist[0][1], "taken");
+	}
+	/* Domain 1 is named; a one-locality SLIT does not cover it. */
+	slit[0] = 10;
+	build_numa(1, slit, 1);
+	EXPECT(srat_read() == 0, "%s", t.error);
+	EXPECT_ACPI_ERROR(acpi_slit_read(&t, &numa), -EINVAL,
+			  "none for proximity domain 1");
+	/* A locality count that does not match the length. */
+	build_numa(1, slit, 2);
+	put64(mem + slit_off + 36, 3);
+	fix_table(slit_off);
+	EXPECT(srat_read() == 0, "%s", t.error);
+	EXPECT_ACPI_ERROR(acpi_slit_read(&t, &numa), -EINVAL,
+			  "SLIT of 3 localities has length 48");
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(qemu_q35_smp8),
 	HOST_TEST(qemu_pc_smp8),
@@ -593,6 +913,11 @@ static const struct host_test tests[] = {
 	HOST_TEST(table_refusals),
 	HOST_TEST(scan_alignment_and_revision_2),
 	HOST_TEST(rsdp_from_boot_info),
+	HOST_TEST(qemu_q35_numa2),
+	HOST_TEST(qemu_q35_numa4),
+	HOST_TEST(srat_domains_flags_and_slit),
+	HOST_TEST(srat_refusals),
+	HOST_TEST(slit_refusals),
 };
 
 int main(int argc, char **argv)

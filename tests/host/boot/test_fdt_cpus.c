@@ -335,6 +335,22 @@ static bool malformed_cpus_are_refused(void)
 	fdtb_end(&b);
 	EXPECT_REFUSED(0, -EINVAL, "cpu-release-addr is not 1 or 2 cells");
 
+	/* numa-node-id: one cell below BOOT_MAX_NUMNODES, as on memory. */
+	begin_cpus(1);
+	cpu_node(0);
+	fdtb_prop_cells(&b, "reg", 1, 0);
+	fdtb_prop_cells(&b, "numa-node-id", 2, 0, 1);
+	fdtb_end(&b);
+	fdtb_end(&b);
+	EXPECT_REFUSED(0, -EINVAL, "numa-node-id is 8 bytes, not one cell");
+	begin_cpus(1);
+	cpu_node(0);
+	fdtb_prop_cells(&b, "reg", 1, 0);
+	fdtb_prop_cells(&b, "numa-node-id", 1, BOOT_MAX_NUMNODES);
+	fdtb_end(&b);
+	fdtb_end(&b);
+	EXPECT_REFUSED(0, -EINVAL, "numa-node-id 1024 is not below 1024");
+
 	begin_cpus(1);
 	fdtb_begin(&b, "cpu-map");
 	fdtb_end(&b);

@@ -103,11 +103,13 @@ static bool large_blocks(void)
 	before = nr_free_pages();
 	p = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
 	EXPECT(p && ((uintptr_t)p & (PAGE_SIZE - 1)) == 0, "page aligned %p", p);
-	EXPECT(ksize(p) == PAGE_SIZE, "ksize %zu", ksize(p));
+	EXPECT(ksize(p) == PAGE_SIZE << get_order(KMALLOC_MAX_CACHE_SIZE + 1),
+	       "ksize %zu", ksize(p));
 	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
 	EXPECT(ksize(q) == 4 * PAGE_SIZE, "order 2: ksize %zu", ksize(q));
 	fill(q, 4 * PAGE_SIZE);
-	EXPECT(slab_nr_large_pages() == 5, "%lu large pages", slab_nr_large_pages());
+	EXPECT(slab_nr_large_pages() == (1UL << get_order(KMALLOC_MAX_CACHE_SIZE + 1)) + 4,
+	       "%lu large pages", slab_nr_large_pages());
 	kfree(p);
 	kfree(q);
 	EXPECT(kmalloc(KMALLOC_MAX_SIZE + 1, __GFP_NOWARN) == NULL, "too large");
