@@ -117,17 +117,19 @@ static void make_present(phys_addr_t base, unsigned long pages)
 }
 
 /*
- * The allocator's own static state (its free lists, memblock's region
- * arrays) is part of the kernel image on bare metal: make its pages
- * present too, keeping their contents, so that only RAM is measured.
+ * The allocator's own static state (its zones and node data, memblock's
+ * region arrays, the per-CPU sets) is part of the kernel image on bare
+ * metal: make the program's data and BSS present, keeping their
+ * contents, so that only RAM is measured.
  */
+extern char __data_start[], _end[];
+
 static void touch_static_state(void)
 {
-	volatile char *pa = (volatile char *)&page_allocator;
+	uintptr_t p = (uintptr_t)__data_start & ~(uintptr_t)(PAGE_SIZE - 1);
 
-	for (size_t off = 0; off < sizeof(page_allocator); off += PAGE_SIZE)
-		pa[off] = pa[off];
-	pa[sizeof(page_allocator) - 1] = pa[sizeof(page_allocator) - 1];
+	for (; p < (uintptr_t)_end; p += PAGE_SIZE)
+		*(volatile char *)p = *(volatile char *)p;
 }
 
 int bench_handoff(const struct bench_opts *o)

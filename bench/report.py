@@ -317,9 +317,25 @@ class Report:
                 row.append(ratio(self.r.median(a, "kpair", "size", size,
                                                "pair_ns"), b))
             rows.append(row)
-        return table(["bytes"] + [self.sname(a) + ", ns" for a in SMALL] +
-                     ["%s vs buddyboot" % a for a in PEERS], rows) + \
+        out = table(["bytes"] + [self.sname(a) + ", ns" for a in SMALL] +
+                    ["%s vs buddyboot" % a for a in PEERS], rows) + \
             "\n\n" + self.commands("kpair")
+        ins = []
+        for size in SIZES:
+            row = [self.r.median(a, "kpair", "size", size, "instructions")
+                   for a in SMALL]
+            if any(x is not None for x in row):
+                ins.append(["%d" % size] + ["–" if x is None else "%.0f" % x
+                                            for x in row])
+        if ins:
+            out += ("\n\nInstructions per pair, counted by callgrind (the "
+                    "difference between runs of 20000 and 40000 pairs; the "
+                    "benchmark loop's own few instructions included, the "
+                    "same for every allocator), independent of the "
+                    "machine's load:\n\n" +
+                    table(["bytes"] + [self.sname(a) + ", instructions"
+                                       for a in SMALL], ins))
+        return out
 
     def small_workloads(self):
         rows = []

@@ -11,7 +11,8 @@ writes to OUTDIR:
     machine.tsv  the machine, the tools and how busy the machine was
 It stops at the first process that fails, with that process's message.
 Where valgrind is installed, it also counts the buddy allocator's
-instructions per order-0 pair with callgrind.
+instructions per order-0 pair, and every allocator's instructions per
+malloc+free pair of each size (kmalloc+kfree for buddyboot), with callgrind.
 """
 import os
 import platform
@@ -123,6 +124,30 @@ def instructions(bindir, alloc, heap, raw, runs):
               (alloc, heap, (counts[1] - counts[0]) / (2 * 20000)))
 
 
+def small_instructions(bindir, alloc, size_orders, raw, runs):
+    """Instructions per malloc+free pair of each size, counted by callgrind:
+    the difference between runs of 20000 and 40000 pairs (each does its
+    pairs twice: warm-up and one timed rep), so start-up cancels out."""
+    for k in size_orders:
+        counts = []
+        for iters in (20000, 40000):
+            out = "/tmp/bench-callgrind.%d" % os.getpid()
+            argv = ["valgrind", "--tool=callgrind",
+                    "--callgrind-out-file=" + out,
+                    os.path.join(bindir, "bench-" + alloc), "kpair",
+                    "order=%d" % k, "reps=1", "iters=%d" % iters]
+            r = subprocess.run(argv, capture_output=True, text=True)
+            runs.write("%s\t0\t%d\n" % (" ".join(argv), r.returncode))
+            if r.returncode:
+                sys.exit("bench: %s failed:\n%s" % (" ".join(argv), r.stderr))
+            with open(out) as f:
+                total = [l for l in f if l.startswith("summary:")]
+            os.unlink(out)
+            counts.append(int(total[0].split()[1]))
+        raw.write("%s\tkpair\tsize\t%d\tinstructions\t1\t%.1f\n" %
+                  (alloc, 8 << k, (counts[1] - counts[0]) / (2 * 20000)))
+
+
 def sh(cmd):
     try:
         return subprocess.run(cmd, shell=True, capture_output=True,
@@ -191,6 +216,9 @@ def main():
         for alloc in BUDDIES:
             for heap in ("fresh", "used"):
                 instructions(bindir, alloc, heap, raw, runs)
+        for alloc in SMALL:
+            small_instructions(bindir, alloc, range(10) if mode == "full"
+                               else (0, 5, 9), raw, runs)
     machine(outdir, "after")
     with open(os.path.join(outdir, "machine.tsv"), "a") as f:
         f.write("wall_s\t%.0f\n" % (time.monotonic() - start))

@@ -295,25 +295,31 @@ static void set_chunk_zones(void)
 static struct pglist_data boot_pgdat;
 
 /*
- * Room for @nid's pg_data_t: on its own memory when it has a free range
- * big enough, else anywhere. 0 when memblock has no room at all.
+ * Room for @nid's pg_data_t: on its own memory when a free part of it is
+ * big enough that the data takes a small share of it (NODE_DATA_SHARE
+ * times its size: a node of a page or two keeps its pages), else
+ * anywhere. 0 when memblock has no room at all.
  */
+#define NODE_DATA_SHARE	64
+
 static phys_addr_t alloc_on_node(size_t size, int nid)
 {
-	unsigned long spfn, epfn;
-	phys_addr_t phys;
-	int i, rnid;
+	phys_addr_t start, end, best_start = 0, best_end = 0, phys;
+	uint64_t i;
 
-	for_each_mem_pfn_range(i, nid, &spfn, &epfn, &rnid) {
-		phys = memblock_phys_alloc_range(size, 64, PFN_PHYS(spfn),
-						 PFN_PHYS(epfn));
+	/* The highest such range, as memblock allocates from the top. */
+	for_each_free_mem_range(i, nid, MEMBLOCK_NONE, &start, &end, NULL)
+		if (end - start >= NODE_DATA_SHARE * size) {
+			best_start = start;
+			best_end = end;
+		}
+	if (best_end) {
+		phys = memblock_phys_alloc_range(size, 64, best_start, best_end);
 		if (phys)
 			return phys;
 	}
-	if (nid != NUMA_NO_NODE)
-		pr_info("memblock_free_all: node %d has no room for its %zu "
-			"bytes of node data: placed on another node\n", nid,
-			size);
+	pr_info("memblock_free_all: node %d has no room for its %zu bytes of "
+		"node data: placed on another node\n", nid, size);
 	return memblock_phys_alloc(size, 64);
 }
 

@@ -4,12 +4,14 @@
  * the page allocator. The design and its invariants: slab_state.h and
  * docs/allocator.md ("Small objects").
  *
- * Fast paths. Allocation takes the first set bit of the current slab's
- * map[] word at its cursor; a free by the slab's owner sets the bit
- * again. Neither takes a lock or an atomic read-modify-write: only the
- * owner writes map[]. A free on any other CPU sets the object's bit in
- * rmap[] with an atomic OR and counts itself in the slab's state word;
- * the owner takes rmap[] back when its map[] runs dry.
+ * Fast paths. Allocation takes the lowest set bit of this CPU's cursor
+ * word (a free word of its current slab); a free into any slab this CPU
+ * owns (its current one, or one on its partial list) sets the bit again.
+ * Neither takes a lock or an atomic read-modify-write: only the owner
+ * writes its free words. A free on any other CPU sets the object's bit
+ * in the slab's remote word with an atomic OR and counts itself in the
+ * slab's state word; the owner takes the remote words back in a batch
+ * when its free words run dry.
  *
  * The state word (slab->sc) packs the slab's state, the number of remote
  * frees ever made (R) and, while the slab has no owner, the value R will
@@ -262,6 +264,17 @@ unsigned int slab_inuse(struct slab *s)
 	return slab_capacity(cache) - free;
 }
 
+/* Whether every object of @s is free in map[]: by its owner. */
+static bool slab_empty(struct slab *s)
+{
+	const struct kmem_cache *cache = s->cache;
+
+	for (unsigned int w = 0; w < cache->map_words; w++)
+		if (READ_ONCE(*slab_lmap(s, w)) != slab_word_mask(cache, w))
+			return false;
+	return true;
+}
+
 /*
  * slab_release - @s is empty, held by this CPU alone and on no list:
  * keep it as the cache's spare if it has none, else give it back.
@@ -356,7 +369,7 @@ static void slab_publish(struct kmem_cache *cache, struct slab *s)
 		}
 		spin_unlock(&cache->lock);
 		slab_collect_remote(s);
-		if (!slab_inuse(s)) {
+		if (slab_empty(s)) {
 			slab_release(cache, s);
 			return;
 		}
@@ -371,7 +384,7 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 	cache->nr_partial--;
 	spin_unlock(&cache->lock);
 	slab_collect_remote(s);
-	if (!slab_inuse(s))
+	if (slab_empty(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
@@ -384,13 +397,13 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 void slab_deactivate(struct kmem_cache *cache, struct slab *s)
 {
 	slab_collect_remote(s);
-	if (!slab_inuse(s))
+	if (slab_empty(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
 }
 
-/* Any rmap[] bit set? */
+/* Any remote bit set? */
 static bool slab_remote_pending(struct slab *s)
 {
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
@@ -401,7 +414,7 @@ static bool slab_remote_pending(struct slab *s)
 
 /*
  * The owner found no free object in @s: let it go (SLAB_FULL). A remote
- * free that lands before the state changes is seen in rmap[] below (its
+ * free that lands before the state changes is seen in its remote word (its
  * bit is set before it counts itself), and the owner keeps the slab;
  * one that lands after sees SLAB_FULL and lists the slab itself.
  */
@@ -537,6 +550,83 @@ static __always_inline void *slab_take_object(struct kmem_cache *cache,
 	return obj;
 }
 
+/* This CPU gives up owned slab @t (current or partial): it is no one's. */
+static void cpu_slab_disown(struct slab *t)
+{
+	WRITE_ONCE(t->owner_pc, NULL);
+	t->owner = -1;
+}
+
+/*
+ * This CPU's current slab @s has no free object left. Move to a slab of
+ * its partial list that has some (taking back their remote frees first),
+ * giving back every other one found empty, and put @s in the list in its
+ * place. When none has any, @s joins the list, and the oldest slab there
+ * is let go when the list is full. Return: the new current slab, or NULL
+ * (this CPU then has none and takes one from the cache).
+ */
+static struct slab *cpu_partial_next(struct kmem_cache *cache,
+				     struct slab_pcpu *pc,
+				     struct kmem_cache_cpu *c, struct slab *s,
+				     unsigned int cpu)
+{
+	struct slab **own = pc->partial[cache->slot], *pick = NULL, *victim;
+	unsigned int most = 0;
+	int at = -1;
+
+	/*
+	 * The one with the most free objects: one with a few would send the
+	 * CPU back here a few allocations later. Empty ones found after the
+	 * first pick are given back.
+	 */
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		struct slab *t = own[i];
+		unsigned int n;
+
+		if (!t)
+			continue;
+		slab_collect_remote(t);
+		n = slab_capacity(cache) - slab_inuse(t);
+		if (!n)
+			continue;
+		if (n == slab_capacity(cache) && pick) {
+			own[i] = NULL;
+			cpu_slab_disown(t);
+			slab_release(cache, t);
+			continue;
+		}
+		if (n > most) {
+			pick = t;
+			most = n;
+			at = i;
+		}
+	}
+	c->word = NULL;
+	c->base = NULL;
+	if (pick) {
+		own[at] = s;
+		cpu_slab_cursor(c, pick, 0);
+		return pick;
+	}
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		if (!own[i]) {
+			own[i] = s;
+			return NULL;
+		}
+	}
+	victim = own[SLAB_CPU_PARTIAL - 1];
+	for (int i = SLAB_CPU_PARTIAL - 1; i > 0; i--)
+		own[i] = own[i - 1];
+	own[0] = s;
+	cpu_slab_disown(victim);
+	if (slab_let_go(victim)) {
+		/* A remote free came in meanwhile: it is still this CPU's. */
+		cpu_slab_own(pc, c, victim, cpu);
+		return victim;
+	}
+	return NULL;
+}
+
 static __attribute__((noinline)) void *
 slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 {
@@ -556,15 +646,22 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 			if (slab_find_free(c, s) ||
 			    (slab_collect_remote(s) && slab_find_free(c, s)))
 				goto take;
-			cpu_slab_drop(c, s);
-			if (slab_let_go(s)) {
-				cpu_slab_own(pc, c, s, cpu);
+			if (cpu_partial_next(cache, pc, c, s, cpu))
 				continue;
-			}
 		}
 		s = slab_take_shared(cache);
 		if (!s)
 			s = slab_new(cache, gfp);
+		/*
+		 * The page allocator is exhausted: give back every empty slab
+		 * this CPU and the caches hold (spares, this CPU's own), then
+		 * try once more. Other CPUs' empty slabs stay theirs.
+		 */
+		if (!s && kmem_cache_shrink_all() > 0) {
+			s = slab_take_shared(cache);
+			if (!s)
+				s = slab_new(cache, gfp);
+		}
 		if (!s) {
 			if (!(gfp & __GFP_NOWARN))
 				pr_warn("slab: cache %s: no memory for a slab "
@@ -789,6 +886,7 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 }
 
 static void slab_cpu_dead(unsigned int cpu);
+static void kmalloc_class_init(void);
 
 void kmem_cache_init(void)
 {
@@ -799,6 +897,7 @@ void kmem_cache_init(void)
 		slab_list_init(&slab_caches);
 		/* First: the table's unit is the least slab order. */
 		slab_tab_init();
+		kmalloc_class_init();
 		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
 			struct kmem_cache *cache = &kmalloc_caches[i];
 			char name[32];
@@ -897,12 +996,21 @@ unsigned long kmem_cache_objects_in_use(struct kmem_cache *cache)
 /* Take CPU @cpu's current slab of @cache away; @cpu must not be using it. */
 static void cache_deactivate_cpu(struct kmem_cache *cache, unsigned int cpu)
 {
-	struct kmem_cache_cpu *c = &per_cpu_ptr(&slab_pcpu, cpu)->c[cache->slot];
+	struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
+	struct kmem_cache_cpu *c = &pc->c[cache->slot];
 	struct slab *s = cpu_slab(c);
 
 	if (s) {
 		cpu_slab_drop(c, s);
 		slab_deactivate(cache, s);
+	}
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		s = pc->partial[cache->slot][i];
+		if (s) {
+			pc->partial[cache->slot][i] = NULL;
+			cpu_slab_disown(s);
+			slab_deactivate(cache, s);
+		}
 	}
 }
 
@@ -916,18 +1024,32 @@ static void cache_deactivate_all(struct kmem_cache *cache)
 
 int kmem_cache_shrink(struct kmem_cache *cache)
 {
+	struct slab_pcpu *pc;
 	struct kmem_cache_cpu *c;
 	struct slab_list mine, *pos, *next;
 	struct slab *s;
 	int freed = 0;
 
 	kmem_cache_init();
-	c = &this_cpu_ptr(&slab_pcpu)->c[cache->slot];
+	pc = this_cpu_ptr(&slab_pcpu);
+	c = &pc->c[cache->slot];
 	s = cpu_slab(c);
 	if (s) {
 		slab_collect_remote(s);
-		if (!slab_inuse(s)) {
+		if (slab_empty(s)) {
 			cpu_slab_drop(c, s);
+			slab_free_slab(cache, s);
+			freed++;
+		}
+	}
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+		s = pc->partial[cache->slot][i];
+		if (!s)
+			continue;
+		slab_collect_remote(s);
+		if (slab_empty(s)) {
+			pc->partial[cache->slot][i] = NULL;
+			cpu_slab_disown(s);
 			slab_free_slab(cache, s);
 			freed++;
 		}
@@ -950,7 +1072,7 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 		s = slab_entry(mine.next, list);
 		slab_list_del(&s->list);
 		slab_collect_remote(s);
-		if (!slab_inuse(s)) {
+		if (slab_empty(s)) {
 			slab_free_slab(cache, s);
 			freed++;
 		} else {
@@ -998,7 +1120,12 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 	kfree(cache);
 }
 
-/* A CPU went away (a host thread ended): its slabs go to the shared lists. */
+/*
+ * A CPU went away (a host thread ended; the hook runs on it): its slabs
+ * go to the shared lists or back to the page allocator. The page
+ * allocator's own hook, registered first, has already emptied this CPU's
+ * page lists: the slabs given back now land there, so empty them again.
+ */
 static void slab_cpu_dead(unsigned int cpu)
 {
 	spin_lock(&slab_caches_lock);
@@ -1006,6 +1133,8 @@ static void slab_cpu_dead(unsigned int cpu)
 		cache_deactivate_cpu(container_of(p, struct kmem_cache, caches), cpu);
 	spin_unlock(&slab_caches_lock);
 	slab_large_cpu_dead(cpu);
+	if (cpu == smp_processor_id())
+		drain_local_pages();
 }
 
 unsigned int kmem_cache_size(struct kmem_cache *cache)
@@ -1061,9 +1190,23 @@ static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 	return kmalloc_large(size, gfp);
 }
 
-static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
+/*
+ * The class of each size, by 8-byte steps: kmalloc_class[(size - 1) / 8]
+ * is the class of 1..KMALLOC_MAX_CACHE_SIZE bytes. Filled by
+ * kmem_cache_init() before any CPU has a slab: the fast path reads it only
+ * once its CPU's cursor is set, after that CPU's own call to it.
+ */
+static uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+
+static void kmalloc_class_init(void)
 {
-	return slab_alloc(&kmalloc_caches[idx], gfp);
+	for (size_t i = 0; i < ARRAY_SIZE(kmalloc_class); i++)
+		kmalloc_class[i] = (uint8_t)kmalloc_index((i + 1) * KMALLOC_MIN_SIZE);
+}
+
+static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
+{
+	return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
 }
 
 /*
@@ -1075,7 +1218,7 @@ static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
 void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
-		unsigned long idx = kmalloc_index(size);
+		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
 		struct slab_pcpu *pc;
 
 		if (likely(this_cpu_ptr_nocall(&slab_pcpu, &pc) &&
@@ -1093,7 +1236,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 				}
 			}
 		}
-		return kmalloc_slow((unsigned int)idx, gfp);
+		return kmalloc_slow(size, gfp);
 	}
 	return kmalloc_other(size, gfp);
 }

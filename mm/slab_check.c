@@ -25,16 +25,31 @@ static void __printf(2, 3) problem(const struct kmem_cache *cache,
 	printk("\n");
 }
 
-/* How many CPUs hold @s as their current slab, and which one last. */
-static unsigned int current_holders(const struct slab *s, int *cpu_out)
+/*
+ * How many times CPUs hold @s, as their current slab or on their partial
+ * list, and which CPU last; *@current: whether as that CPU's current one.
+ */
+static unsigned int current_holders(const struct slab *s, int *cpu_out,
+				    bool *current)
 {
 	unsigned int cpu, n = 0;
 
-	for_each_online_cpu(cpu)
-		if (cpu_slab(&per_cpu_ptr(&slab_pcpu, cpu)->c[s->cache->slot]) == s) {
+	for_each_online_cpu(cpu) {
+		struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
+
+		if (cpu_slab(&pc->c[s->cache->slot]) == s) {
 			*cpu_out = (int)cpu;
+			*current = true;
 			n++;
 		}
+		for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
+			if (pc->partial[s->cache->slot][i] == s) {
+				*cpu_out = (int)cpu;
+				*current = false;
+				n++;
+			}
+		}
+	}
 	return n;
 }
 
@@ -65,6 +80,7 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 	unsigned long free = 0, remote = 0;
 	struct page *page = virt_to_page(s);
 	int state = slab_state_of(s), cpu = -1;
+	bool current = false;
 	unsigned int holders;
 
 	if (!page || page->state != (PG_ALLOC | cache->order) ||
@@ -99,25 +115,27 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 		problem(cache, "slab %p: remote frees counted and taken back "
 			"disagree with the %lu in its remote words", (void *)s,
 			remote);
-	holders = current_holders(s, &cpu);
+	holders = current_holders(s, &cpu, &current);
 	if (holders != (state == SLAB_ACTIVE))
-		problem(cache, "slab %p in state %d is the current slab of %u "
-			"CPUs", (void *)s, state, holders);
+		problem(cache, "slab %p in state %d is held by CPUs %u times",
+			(void *)s, state, holders);
 	if (state == SLAB_ACTIVE && s->owner != cpu)
-		problem(cache, "slab %p: owner %d, current slab of CPU %d",
+		problem(cache, "slab %p: owner %d, held by CPU %d",
 			(void *)s, s->owner, cpu);
-	if (state == SLAB_ACTIVE) {
+	if (state == SLAB_ACTIVE && holders == 1) {
 		struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, (unsigned int)cpu);
 		struct kmem_cache_cpu *c = &pc->c[cache->slot];
-		unsigned long w = (unsigned long)(c->word - s->map) / 2;
+		uintptr_t at = (uintptr_t)c->word - (uintptr_t)s->map;
+		unsigned long w = (unsigned long)(at / (2 * sizeof(long)));
 
-		if (c->word < s->map || w >= cache->map_words ||
-		    (c->word - s->map) % 2 ||
-		    c->base != (char *)slab_object(s, w * 64))
+		if (current &&
+		    ((uintptr_t)c->word < (uintptr_t)s->map ||
+		     w >= cache->map_words || at % (2 * sizeof(long)) ||
+		     c->base != (char *)slab_object(s, w * 64)))
 			problem(cache, "slab %p: CPU %d's cursor is not one of "
 				"its %u words", (void *)s, cpu, cache->map_words);
 		if (s->owner_pc != pc)
-			problem(cache, "slab %p: current on CPU %d, not marked "
+			problem(cache, "slab %p: held by CPU %d, not marked "
 				"as its", (void *)s, cpu);
 	} else if (s->owner_pc) {
 		problem(cache, "slab %p in state %d marked as a CPU's current "

@@ -21,9 +21,10 @@
  * from cache->nr_objects on are always 0 in both.
  *
  * A slab is in one of four states:
- *   SLAB_ACTIVE   some CPU's current slab (kmem_cache_cpu.slab): that CPU,
- *                 its owner, allocates from it and frees into map[]
- *                 without a lock; every other CPU frees into the remote
+ *   SLAB_ACTIVE   owned by one CPU, as its current slab (kmem_cache_cpu)
+ *                 or on its partial list (slab_pcpu.partial): that CPU
+ *                 allocates from it and frees into map[] without a lock
+ *                 or an atomic; every other CPU frees into the remote
  *                 words.
  *   SLAB_FULL     its owner found no free object and let it go: no owner,
  *                 on no list. The first remote free moves it to PARTIAL.
@@ -84,8 +85,8 @@ struct slab {
 	uintptr_t check;		/* SLAB_MAGIC ^ address; 0 once given back */
 	struct kmem_cache *cache;
 	/*
-	 * The owner's per-CPU slab state while the slab is its current one,
-	 * else NULL: written by the owner (and by whoever takes the slab away
+	 * The owner's per-CPU slab state while a CPU owns the slab (current
+	 * or on its partial list), else NULL: written by the owner (and by whoever takes the slab away
 	 * from a CPU that is not running, see cache_deactivate_cpu()), read
 	 * by any CPU freeing an object, which is local only when this is its
 	 * own: a CPU never sees its own address here but for a slab it holds,
@@ -147,8 +148,18 @@ struct kmem_cache_cpu {
 	char *base;			/* object cursor * 64's address */
 };
 
+/*
+ * Slabs a CPU owns besides its current one, per cache: frees into them
+ * on that CPU are local (plain stores), and when the current slab runs
+ * dry the CPU moves to one of these with free objects before it takes a
+ * slab from the cache (Linux's per-CPU partial list). Written by the
+ * owner only (or for a CPU that is not running: cache_deactivate_cpu()).
+ */
+#define SLAB_CPU_PARTIAL	4
+
 struct slab_pcpu {
 	struct kmem_cache_cpu c[SLAB_MAX_CACHES];
+	struct slab *partial[SLAB_MAX_CACHES][SLAB_CPU_PARTIAL];
 	/* Pages in large kmalloc blocks this CPU took minus those it freed. */
 	long large_pages;
 };

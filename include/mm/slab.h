@@ -3,16 +3,18 @@
  * meanings, on top of the buddy allocator (docs/allocator.md, "Small
  * objects").
  *
- * kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE (PAGE_SIZE / 2) from
- * power-of-two size classes, 8 bytes and up, each object aligned to its
- * class; larger sizes get whole pages from alloc_pages(), page aligned.
+ * kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE (PAGE_SIZE, as
+ * Linux's SLUB serves a page and more; PAGE_SIZE / 2 when MAX_PAGE_ORDER
+ * is 0 and a slab is one page) from power-of-two size classes, 8 bytes
+ * and up, each object aligned to its class; larger sizes get whole pages
+ * from alloc_pages(), page aligned.
  * kfree() tells the two apart, and refuses (with a message naming the
  * address and the cache, changing nothing) a pointer it never handed out,
  * a double free and a pointer into the middle of an object.
  *
- * Every CPU allocates from its own slab of each cache without a lock;
- * an object freed on another CPU goes back to its slab through that slab's
- * remote bitmap, without the owner's help. Nothing needs setting up beyond
+ * Every CPU allocates from its own slab of each cache with plain loads
+ * and stores; an object freed on another CPU goes back to its slab through
+ * that slab's remote bitmap (one atomic OR), without the owner's help. Nothing needs setting up beyond
  * the hand-off (memblock_free_all()): the first call does the rest.
  */
 #ifndef MM_SLAB_H
@@ -26,7 +28,7 @@ struct kmem_cache;
 
 #define KMALLOC_MIN_SIZE	8UL
 #define KMALLOC_SHIFT_LOW	3
-#define KMALLOC_SHIFT_HIGH	(PAGE_SHIFT - 1)
+#define KMALLOC_SHIFT_HIGH	(MAX_PAGE_ORDER > 0 ? PAGE_SHIFT : PAGE_SHIFT - 1)
 /* The largest size served from a cache; above it, whole pages. */
 #define KMALLOC_MAX_CACHE_SIZE	(1UL << KMALLOC_SHIFT_HIGH)
 /* The largest kmalloc() at all: one top-order block. */

@@ -834,6 +834,229 @@ static bool dump_shows_nodes(void)
 	return true;
 }
 
+
+/*
+ * Linux's set_node contract across two regions: a range from inside r1
+ * to inside r2 splits both, and only the parts inside change node.
+ *   | m0  | m0  |  (not touching)  ->  |m0|m1 |...|m1|m0 |
+ */
+static bool set_node_across_two_regions_splits_both(void)
+{
+	EXPECT(memblock_add_node(SZ_16M, SZ_16M, 0, MEMBLOCK_NONE) == 0, "r1");
+	EXPECT(memblock_add_node(3 * SZ_16M, SZ_16M, 0, MEMBLOCK_NONE) == 0, "r2");
+	EXPECT(memblock_set_node(SZ_16M + SZ_4K, 3 * SZ_16M - 2 * SZ_4K,
+				 &memblock.memory, 1) == 0, "set");
+	EXPECT(MEMORY_IS({ SZ_16M, SZ_4K }, { SZ_16M + SZ_4K, SZ_16M - SZ_4K },
+			 { 3 * SZ_16M, SZ_16M - SZ_4K },
+			 { 4 * SZ_16M - SZ_4K, SZ_4K }), "regions");
+	EXPECT(MEMORY_NIDS_ARE(0, 1, 1, 0), "nodes");
+	EXPECT(memblock_phys_mem_size() == 2 * SZ_16M, "the size is unchanged");
+	return true;
+}
+
+/*
+ * Touching regions of two nodes put in one node merge into one region
+ * (memblock_set_node() merges what it made equal, as Linux).
+ *   | m0 | m1 |   ->   |   m2    |
+ */
+static bool set_node_merges_what_it_made_equal(void)
+{
+	EXPECT(memblock_add_node(SZ_16M, SZ_1M, 0, MEMBLOCK_NONE) == 0, "r1");
+	EXPECT(memblock_add_node(SZ_16M + SZ_1M, SZ_1M, 1, MEMBLOCK_NONE) == 0,
+	       "r2");
+	EXPECT(memblock.memory.cnt == 2, "two regions");
+	EXPECT(memblock_set_node(SZ_16M, 2 * SZ_1M, &memblock.memory, 2) == 0,
+	       "set");
+	EXPECT(MEMORY_IS({ SZ_16M, 2 * SZ_1M }) && MEMORY_NIDS_ARE(2), "one");
+	return true;
+}
+
+/* memblock_set_node() works on the reserved type as on memory. */
+static bool set_node_on_reserved(void)
+{
+	int want[] = { NUMA_NO_NODE, 3, NUMA_NO_NODE };
+
+	EXPECT(memblock_reserve(SZ_16M, SZ_16M) == 0, "reserve");
+	EXPECT(memblock_set_node(SZ_16M + SZ_1M, SZ_1M, &memblock.reserved, 3) == 0,
+	       "set");
+	EXPECT(RESERVED_IS({ SZ_16M, SZ_1M }, { SZ_16M + SZ_1M, SZ_1M },
+			   { SZ_16M + 2 * SZ_1M, SZ_16M - 2 * SZ_1M }), "split");
+	EXPECT(nids_are(&memblock.reserved, want, 3), "nodes");
+	EXPECT(memblock.memory.cnt == 0, "memory untouched");
+	return true;
+}
+
+/*
+ * The iterators' contract (Linux's for_each_mem_range tests): the free
+ * ranges of node @nid are memory of that node minus every reservation,
+ * whichever node the reservation is in, lowest first.
+ *   | m0 |r| m0 | m1 |r| m1 |     a reservation straddles the boundary
+ */
+static bool iterators_cut_by_any_reservation(void)
+{
+	const struct rgn want0[] = { { SZ_16M, SZ_1M },
+				     { SZ_16M + 2 * SZ_1M, SZ_16M - 3 * SZ_1M } };
+	const struct rgn want1[] = { { 2 * SZ_16M + SZ_1M, SZ_16M - SZ_1M } };
+	phys_addr_t s, e;
+	unsigned int n = 0;
+	int nid;
+	uint64_t i;
+
+	EXPECT(memblock_add_node(SZ_16M, SZ_16M, 0, MEMBLOCK_NONE) == 0, "n0");
+	EXPECT(memblock_add_node(2 * SZ_16M, SZ_16M, 1, MEMBLOCK_NONE) == 0, "n1");
+	EXPECT(memblock_reserve(SZ_16M + SZ_1M, SZ_1M) == 0, "inside node 0");
+	EXPECT(memblock_reserve(2 * SZ_16M - SZ_1M, 2 * SZ_1M) == 0,
+	       "across the boundary");
+	for_each_free_mem_range(i, 0, MEMBLOCK_NONE, &s, &e, &nid) {
+		EXPECT(n < 2 && s == want0[n].base &&
+		       e == want0[n].base + want0[n].size && nid == 0,
+		       "node 0 range %u: [%#llx, %#llx)", n,
+		       (unsigned long long)s, (unsigned long long)e);
+		n++;
+	}
+	EXPECT(n == 2, "%u ranges in node 0", n);
+	n = 0;
+	for_each_free_mem_range(i, 1, MEMBLOCK_NONE, &s, &e, &nid) {
+		EXPECT(n < 1 && s == want1[n].base &&
+		       e == want1[n].base + want1[n].size && nid == 1,
+		       "node 1 range %u", n);
+		n++;
+	}
+	EXPECT(n == 1, "%u ranges in node 1", n);
+	return true;
+}
+
+/*
+ * 5000 regions added in random order, then gaps filled, ranges removed
+ * and nodes set at random, checked against a model of every page: which
+ * pages are memory and in which node. memblock must hold exactly the
+ * model's maximal runs of one node (different nodes never merge, equal
+ * neighbours always do). The arrays grow past their 1024 static slots
+ * into a bank set aside below the test's pages.
+ */
+#define MODEL_SLOTS	5000
+#define MODEL_UNITS	(4 * MODEL_SLOTS)	/* pages of 4 KiB */
+#define MODEL_NONE	(-2)			/* not memory */
+
+static int model[MODEL_UNITS];
+static phys_addr_t model_base;
+static uint64_t model_rng = 0x6275646479626f6fULL;
+
+static unsigned int model_rand(unsigned int n)
+{
+	model_rng ^= model_rng << 13;
+	model_rng ^= model_rng >> 7;
+	model_rng ^= model_rng << 17;
+	return (unsigned int)(model_rng % n);
+}
+
+/* memblock.memory (above the bank) is exactly the model's runs. */
+static bool model_matches(const char *when)
+{
+	unsigned long k = 1;	/* region 0 is the bank */
+
+	for (unsigned int u = 0; u < MODEL_UNITS;) {
+		unsigned int v = u;
+		const struct memblock_region *r;
+
+		if (model[u] == MODEL_NONE) {
+			u++;
+			continue;
+		}
+		while (v < MODEL_UNITS && model[v] == model[u])
+			v++;
+		EXPECT(k < memblock.memory.cnt, "%s: region %lu missing", when, k);
+		r = &memblock.memory.regions[k];
+		EXPECT(r->base == model_base + u * SZ_4K &&
+		       r->size == (v - u) * SZ_4K && r->nid == model[u],
+		       "%s: region %lu is [%#llx + %#llx] node %d, the model "
+		       "says [%#llx + %#llx] node %d", when, k,
+		       (unsigned long long)r->base, (unsigned long long)r->size,
+		       r->nid, (unsigned long long)(model_base + u * SZ_4K),
+		       (unsigned long long)((v - u) * SZ_4K), model[u]);
+		k++;
+		u = v;
+	}
+	EXPECT(k == memblock.memory.cnt, "%s: %lu regions, the model has %lu",
+	       when, memblock.memory.cnt, k);
+	return true;
+}
+
+static int model_nid(void)
+{
+	int n = (int)model_rand(4);
+
+	return n == 3 ? NUMA_NO_NODE : n;
+}
+
+static bool memblock_5000_random_regions_match_a_model(void)
+{
+	unsigned int order[MODEL_SLOTS], regions_seen = 0;
+	unsigned char *buf = host_map(SZ_16M + MODEL_UNITS * SZ_4K, SZ_1M);
+
+	for (unsigned int u = 0; u < MODEL_UNITS; u++)
+		model[u] = MODEL_NONE;
+	model_base = (uintptr_t)buf + SZ_16M;
+	memblock_allow_resize();
+	EXPECT(memblock_add((uintptr_t)buf, SZ_16M - SZ_4K) == 0, "bank");
+	/* Slot k: 1 to 3 pages at page 4k, in a random order. */
+	for (unsigned int k = 0; k < MODEL_SLOTS; k++)
+		order[k] = k;
+	for (unsigned int k = MODEL_SLOTS - 1; k > 0; k--) {
+		unsigned int j = model_rand(k + 1), t = order[k];
+
+		order[k] = order[j];
+		order[j] = t;
+	}
+	for (unsigned int k = 0; k < MODEL_SLOTS; k++) {
+		unsigned int u = 4 * order[k], len = 1 + model_rand(3);
+		int nid = model_nid();
+
+		EXPECT(memblock_add_node(model_base + u * SZ_4K, len * SZ_4K, nid,
+					 MEMBLOCK_NONE) == 0, "add slot %u", order[k]);
+		for (unsigned int v = u; v < u + len; v++)
+			model[v] = nid;
+	}
+	EXPECT(memblock.memory.cnt == MODEL_SLOTS + 1, "%lu regions",
+	       memblock.memory.cnt);
+	if (!model_matches("after the adds"))
+		return false;
+	/* Random ranges: add (gaps take the new node), remove, set a node. */
+	for (unsigned int op = 0; op < 6000; op++) {
+		unsigned int u = model_rand(MODEL_UNITS - 8), len = 1 + model_rand(8);
+		phys_addr_t base = model_base + u * SZ_4K;
+		int nid = model_nid(), what = (int)model_rand(3);
+
+		if (what == 0) {
+			EXPECT(memblock_add_node(base, len * SZ_4K, nid,
+						 MEMBLOCK_NONE) == 0, "add %u", op);
+			for (unsigned int v = u; v < u + len; v++)
+				if (model[v] == MODEL_NONE)
+					model[v] = nid;
+		} else if (what == 1) {
+			EXPECT(memblock_remove(base, len * SZ_4K) == 0, "remove %u",
+			       op);
+			for (unsigned int v = u; v < u + len; v++)
+				model[v] = MODEL_NONE;
+		} else {
+			EXPECT(memblock_set_node(base, len * SZ_4K, &memblock.memory,
+						 nid) == 0, "set %u", op);
+			for (unsigned int v = u; v < u + len; v++)
+				if (model[v] != MODEL_NONE)
+					model[v] = nid;
+		}
+		if (memblock.memory.cnt > regions_seen)
+			regions_seen = (unsigned int)memblock.memory.cnt;
+		if (op % 500 == 499 && !model_matches("during the random ops"))
+			return false;
+	}
+	printf("# %lu regions at the end, %u at most; arrays of %lu and %lu\n",
+	       memblock.memory.cnt, regions_seen, memblock.memory.max,
+	       memblock.reserved.max);
+	EXPECT(memblock.memory.max > INIT_MEMBLOCK_REGIONS, "the array grew");
+	return model_matches("at the end");
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(add_simple),
 	HOST_TEST(add_disjoint_sorted),
@@ -876,6 +1099,11 @@ static const struct host_test tests[] = {
 	HOST_TEST(set_node_refuses_bad_input),
 	HOST_TEST(iterators_give_and_filter_nid),
 	HOST_TEST(dump_shows_nodes),
+	HOST_TEST(set_node_across_two_regions_splits_both),
+	HOST_TEST(set_node_merges_what_it_made_equal),
+	HOST_TEST(set_node_on_reserved),
+	HOST_TEST(iterators_cut_by_any_reservation),
+	HOST_TEST(memblock_5000_random_regions_match_a_model),
 };
 
 int main(void)

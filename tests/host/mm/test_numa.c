@@ -280,6 +280,48 @@ static bool odd_nodes_are_said_and_placed(void)
 	return true;
 }
 
+/*
+ * A node of one page between two parts of another: the page is its own
+ * zone's only block (its node data goes elsewhere), no block of node 0
+ * swallows it when freed, and node 0's pages around it never merge across
+ * it (page_alloc_check(), in snapshot_same(), would see a block in two
+ * zones).
+ *   | m0 ... |1| ... m0 |
+ */
+static bool one_page_node_inside_another(void)
+{
+	const phys_addr_t mid = SZ_1G + 8 * SZ_1M + 3 * SZ_4K;
+	struct held h = { 0 };
+	struct page *p, *q;
+	struct snapshot base;
+
+	machine_map(2 * SZ_1G);
+	EXPECT(node_set_online(1) == 0, "online");
+	EXPECT(memblock_add_node(SZ_1G, SZ_64M, 0, MEMBLOCK_NONE) == 0, "n0");
+	EXPECT(memblock_set_node(mid, SZ_4K, &memblock.memory, 1) == 0, "n1");
+	EXPECT(memblock.memory.cnt == 3, "three regions");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	EXPECT(node_managed_pages(1) == 1, "node 1: %lu pages",
+	       node_managed_pages(1));
+	snapshot_take(&base);
+	p = alloc_pages_node(1, __GFP_THISNODE, 0);
+	EXPECT(p && page_to_phys(p) == mid && page_to_nid(p) == 1, "its page");
+	EXPECT(!alloc_pages_node(1, __GFP_THISNODE | __GFP_NOWARN, 0), "only one");
+	EXPECT(!alloc_pages_node(1, __GFP_THISNODE | __GFP_NOWARN, 1), "no pair");
+	/* Node 0's whole memory, then all back: merges stop at the page. */
+	while ((q = alloc_pages_node(0, __GFP_THISNODE | __GFP_NOWARN, 0)))
+		hold(&h, q, 0);
+	EXPECT(node_free_pages(0) == 0, "node 0 empty");
+	release(&h);
+	__free_pages(p, 0);
+	EXPECT(snapshot_same(&base), "as before");
+	EXPECT(page_zone(pfn_to_page(PHYS_PFN(mid) - 1))->node == 0 &&
+	       page_zone(pfn_to_page(PHYS_PFN(mid) + 1))->node == 0 &&
+	       page_zone(pfn_to_page(PHYS_PFN(mid)))->node == 1, "zones");
+	snapshot_drop(&base);
+	return true;
+}
+
 /* /proc/buddyinfo's lines, one per node and zone. */
 static bool buddyinfo_per_node_and_zone(void)
 {
@@ -465,6 +507,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(alloc_pages_starts_at_this_cpus_node),
 	HOST_TEST(dma32_exhaustion_stays_below_4g),
 	HOST_TEST(odd_nodes_are_said_and_placed),
+	HOST_TEST(one_page_node_inside_another),
 	HOST_TEST(buddyinfo_per_node_and_zone),
 	HOST_TEST(contig_1g_on_fragmented_then_freed_heap),
 	HOST_TEST(contig_drains_cached_blocks),

@@ -103,11 +103,13 @@ static bool large_blocks(void)
 	before = nr_free_pages();
 	p = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
 	EXPECT(p && ((uintptr_t)p & (PAGE_SIZE - 1)) == 0, "page aligned %p", p);
-	EXPECT(ksize(p) == PAGE_SIZE, "ksize %zu", ksize(p));
+	EXPECT(ksize(p) == PAGE_SIZE << get_order(KMALLOC_MAX_CACHE_SIZE + 1),
+	       "ksize %zu", ksize(p));
 	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
 	EXPECT(ksize(q) == 4 * PAGE_SIZE, "order 2: ksize %zu", ksize(q));
 	fill(q, 4 * PAGE_SIZE);
-	EXPECT(slab_nr_large_pages() == 5, "%lu large pages", slab_nr_large_pages());
+	EXPECT(slab_nr_large_pages() == (1UL << get_order(KMALLOC_MAX_CACHE_SIZE + 1)) + 4,
+	       "%lu large pages", slab_nr_large_pages());
 	kfree(p);
 	kfree(q);
 	EXPECT(kmalloc(KMALLOC_MAX_SIZE + 1, __GFP_NOWARN) == NULL, "too large");
@@ -122,6 +124,32 @@ static bool large_blocks(void)
 	EXPECT(console_says("kfree: refused") && console_says("in no cache"),
 	       "alloc_pages block refused");
 	EXPECT(free_pages_checked(page, 1) == 0, "the block stayed allocated");
+	return restored(before);
+}
+
+/* When the pages run out, the empty slabs this CPU keeps go back first. */
+static bool exhaustion_gives_back_empty_slabs(void)
+{
+	unsigned long before, n = 0;
+	void *head = NULL, *p;
+
+	if (!slab_machine(8))
+		return false;
+	before = nr_free_pages();
+	kfree(kmalloc(64, GFP_KERNEL));		/* an empty slab, kept */
+	EXPECT(slab_nr_slabs() == 1, "%lu slabs", slab_nr_slabs());
+	while ((p = kmalloc(2 * PAGE_SIZE, __GFP_NOWARN))) {
+		*(void **)p = head;
+		head = p;
+		n++;
+	}
+	EXPECT(n > 0, "no large block");
+	EXPECT(slab_nr_slabs() == 0, "%lu slabs kept with the pages exhausted",
+	       slab_nr_slabs());
+	while ((p = head)) {
+		head = *(void **)p;
+		kfree(p);
+	}
 	return restored(before);
 }
 
@@ -522,6 +550,7 @@ static bool debug_red_zone_and_poison(void)
 static const struct host_test tests[] = {
 	HOST_TEST(every_size_class),
 	HOST_TEST(large_blocks),
+	HOST_TEST(exhaustion_gives_back_empty_slabs),
 	HOST_TEST(zeroing_and_realloc),
 	HOST_TEST(refusals),
 	HOST_TEST(caches_sizes_alignment_destroy),
