@@ -73,6 +73,14 @@ static unsigned long buddy_cache_batch(void)
 	return (unsigned long)pcp_batch();
 }
 
+static void buddy_caches(bool on)
+{
+	if (on)
+		zone_pcp_enable();
+	else
+		zone_pcp_disable();
+}
+
 const struct bench_allocator bench_allocator = {
 	.name = BENCH_NAME,
 	.max_order = MAX_PAGE_ORDER,
@@ -83,4 +91,5 @@ const struct bench_allocator bench_allocator = {
 	.describe = buddy_describe,
 	.lock_count = buddy_lock_count,
 	.cache_batch = buddy_cache_batch,
+	.caches = buddy_caches,
 };

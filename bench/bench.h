@@ -50,6 +50,10 @@ struct bench_allocator {
 	unsigned long (*lock_count)(void);
 	/* Blocks moved per lock acquisition by its per-CPU caches, or NULL. */
 	unsigned long (*cache_batch)(void);
+	/* Turn its per-CPU caches off (emptied) or back on, or NULL: a fresh
+	 * heap is made with them off, or a refill would split top-order
+	 * blocks into more small blocks to take. */
+	void (*caches)(bool on);
 };
 
 extern const struct bench_allocator bench_allocator;

@@ -18,12 +18,16 @@ static void keep_only_top_blocks(void)
 {
 	unsigned int max = bench_allocator.max_order;
 
+	if (bench_allocator.caches)
+		bench_allocator.caches(false);
 	for (unsigned int order = 0; order < max; order++)
 		while (bench_allocator.free_blocks(order) > 0)
 			if (!bench_alloc(order))
 				bench_die("order %u is listed free but cannot "
 					  "be allocated",
 					  order);
+	if (bench_allocator.caches)
+		bench_allocator.caches(true);
 }
 
 long bench_fresh_heap(unsigned long pages)

@@ -26,9 +26,10 @@ FUZZ_CC		?= clang
 FUZZ_SECONDS	?= 60
 FUZZ_BRIEF_SECONDS ?= 5
 
-# smp/: the per-CPU areas, the online set and the lock checks; the
-# kernel's bring-up and on_each_cpu() are arch/host/smp.c's on the host.
-SMP_HOST_SRCS	:= smp/percpu.c smp/online.c smp/spinlock.c
+# smp/: the per-CPU areas, the online set, the lock checks and per-CPU
+# requests; the kernel's bring-up and on_each_cpu() are arch/host/smp.c's
+# on the host.
+SMP_HOST_SRCS	:= smp/percpu.c smp/online.c smp/spinlock.c smp/call.c
 LIBMM_SRCS	:= $(sort $(wildcard mm/*.c)) lib/printk.c lib/ktap.c \
 		   $(SMP_HOST_SRCS) $(sort $(wildcard arch/host/*.c))
 HOST_CPPFLAGS	:= -Iinclude -Iarch/host/include -Iarch/host -DCONFIG_HOST=1 \

@@ -15,10 +15,10 @@
  * ZONE_DMA32, then the other nodes' by distance; GFP_DMA32 skips every
  * ZONE_NORMAL, __GFP_THISNODE stops at the first other node. A free finds
  * its zone from the page's chunk (page_state.h). Orders up to
- * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's list of cached
- * blocks for the zone (page_pcp.h) under that list's lock only, taken
- * with a trylock: the common allocation pops a block, the common free
- * passes one test and pushes it. Refill, drain, splitting, deferred runs
+ * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's lists of cached
+ * blocks for the zone (page_pcp.h), which are this CPU's alone: the common
+ * allocation pops a block with plain loads and stores, the common free
+ * passes one test and pushes it; neither takes a lock or an atomic. Refill, drain, splitting, deferred runs
  * and the reasons for a refusal are out of line. An allocation no zone
  * can serve drains every CPU's cached blocks and tries once more, so that
  * no page is lost to a cache.
@@ -188,8 +188,7 @@ void zone_undefer_run(struct zone *zone, unsigned long k)
 
 /*
  * One zone's buddy lists, under its lock: orders above the cached ones,
- * and any order when this CPU's list lock was busy or its refill found
- * nothing.
+ * and the cached ones when this CPU's refill found nothing.
  */
 static __attribute__((noinline)) struct page *
 rmqueue_buddy(struct zone *zone, unsigned int order)
@@ -204,33 +203,26 @@ rmqueue_buddy(struct zone *zone, unsigned int order)
 	return page;
 }
 
+/* The cached orders, when this CPU's list is empty or a request waits. */
+static __attribute__((noinline)) struct page *
+rmqueue_pcp(struct zone *zone, unsigned int order)
+{
+	struct page *page = pcp_alloc(zone, order);
+
+	return likely(page) ? page : rmqueue_buddy(zone, order);
+}
+
 /* A block of @order from @zone: this CPU's cached blocks first. */
 static inline __attribute__((always_inline)) struct page *
 rmqueue(struct zone *zone, unsigned int order)
 {
-	struct per_cpu_pages *pcp;
-	struct pcp_block *block;
 	struct page *page;
 
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return rmqueue_buddy(zone, order);
-	pcp = this_cpu_ptr(zone->per_cpu_pageset);
-	if (unlikely(!spin_trylock(&pcp->lock)))
-		return rmqueue_buddy(zone, order);
-	block = pcp->lists[order];
-	if (likely(block)) {
-		pcp->lists[order] = block->next;
-		WRITE_ONCE(pcp->count, pcp->count - (1 << order));
-		page = block->page;
-	} else {
-		page = pcp_refill(zone, pcp, order);
-		if (unlikely(!page)) {
-			spin_unlock(&pcp->lock);
-			return rmqueue_buddy(zone, order);
-		}
-	}
-	set_pg_state(page, PG_ALLOC | order);
-	spin_unlock(&pcp->lock);
+	page = pcp_take(this_cpu_ptr(zone->per_cpu_pageset), order);
+	if (unlikely(!page))
+		return rmqueue_pcp(zone, order);
 	return page;
 }
 
@@ -515,7 +507,15 @@ void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
 	__free_area_add(zone, order, &pa->map[idx], phys_to_virt(phys));
 }
 
-/* A good free of an order above the cached ones, or with the list busy. */
+/* A good free of a cached order: the list is full, or a request waits. */
+static __attribute__((noinline)) int
+free_block_pcp(struct zone *zone, struct page *page, unsigned int order)
+{
+	pcp_free(zone, page, order);
+	return 0;
+}
+
+/* A good free of an order above the cached ones. */
 static __attribute__((noinline)) int
 free_block_zone(struct zone *zone, struct page *page, unsigned int order)
 {
@@ -538,10 +538,7 @@ free_block_zone(struct zone *zone, struct page *page, unsigned int order)
 static inline __attribute__((always_inline)) int
 free_block(struct page *page, unsigned int order)
 {
-	struct per_cpu_pages *pcp;
-	struct pcp_block *block;
 	struct zone *zone;
-	int count;
 
 	if (unlikely(order > MAX_PAGE_ORDER ||
 		     pg_state(page) != (PG_ALLOC | order)))
@@ -549,19 +546,9 @@ free_block(struct page *page, unsigned int order)
 	zone = map_zone(page_index(page));
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return free_block_zone(zone, page, order);
-	pcp = this_cpu_ptr(zone->per_cpu_pageset);
-	if (unlikely(!spin_trylock(&pcp->lock)))
-		return free_block_zone(zone, page, order);
-	block = __page_address(page);
-	block->next = pcp->lists[order];
-	block->page = page;
-	pcp->lists[order] = block;
-	set_pg_state(page, PG_PCP | order);
-	count = pcp->count + (1 << order);
-	WRITE_ONCE(pcp->count, count);
-	if (unlikely(count > pcp->high))
-		pcp_free_high(zone, pcp, order);
-	spin_unlock(&pcp->lock);
+	if (unlikely(!pcp_give(this_cpu_ptr(zone->per_cpu_pageset), page,
+			       order)))
+		return free_block_pcp(zone, page, order);
 	return 0;
 }
 

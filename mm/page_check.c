@@ -5,9 +5,9 @@
  * It trusts nothing it reads: a free-list node is only followed after its
  * address has been found to be the first page of a free block of the
  * list's order, so a corrupt list ends the walk instead of crashing it.
- * It holds every online CPU's list locks and every zone lock while it
- * walks, so it may run while other CPUs allocate: they wait, or use the
- * buddy lists, which wait for the zone locks. Every block is counted in
+ * It stops every other online CPU (smp_stop_others(): each waits at its
+ * next poll point, or is held away) and holds every zone lock while it
+ * walks, so it may run while other CPUs allocate: they wait meanwhile. Every block is counted in
  * its zone (found from its pfn), and every zone's lists, runs and counts
  * are checked against what the map says of that zone. Its census is too
  * big for a small kernel stack: it is static, under check_lock.
@@ -290,49 +290,46 @@ static void check_list(struct census *c, const struct zone *zone,
  * heads the map has in the zone.
  */
 static void check_pcp_lists(struct census *c, struct zone *zone,
-			    const unsigned long *locked)
+			    const cpumask_t *stopped)
 {
 	unsigned long listed[NR_PCP_ORDERS] = { 0 };
 
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		const struct per_cpu_pages *pcp;
-		unsigned long pages = 0;
 
-		if (!(locked[cpu / 64] & (1UL << (cpu % 64))))
+		if (!cpumask_test_cpu(cpu, stopped))
 			continue;
 		pcp = zone_pcp(zone, cpu);
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-			unsigned long n = 0;
+			unsigned int n = pcp->nr[o];
 
-			for (const struct pcp_block *b = pcp->lists[o]; b;
-			     b = b->next) {
-				const struct page *page = virt_to_page(b);
+			if (n > PCP_LIST_SLOTS ||
+			    (pcp->batch && n > pcp->limit[o])) {
+				problem(c, "CPU %u list of node %d zone %s order "
+					"%u holds %u blocks, its limit is %u",
+					cpu, zone->node, zone->name, o, n,
+					pcp->limit[o]);
+				n = MIN(n, (unsigned int)PCP_LIST_SLOTS);
+			}
+			for (unsigned int i = 0; i < n; i++) {
+				const struct page *page = pcp->lists[o][i];
 
-				if (!page || page_address(page) != b ||
-				    b->page != page ||
+				if ((uintptr_t)page - (uintptr_t)page_allocator.map >=
+				    nr_map_pages() ||
 				    pg_state(page) != (PG_PCP | o) ||
 				    page_zone(page) != zone) {
 					problem(c, "CPU %u list of node %d zone %s "
-						"order %u: entry %lu at %p is not "
-						"a cached block of that order in "
-						"the zone", cpu, zone->node,
-						zone->name, o, n, (const void *)b);
-					break;
-				}
-				if (++n > nr_map_pages()) {
-					problem(c, "CPU %u list of order %u loops",
-						cpu, o);
+						"order %u: entry %u (%p) is not a "
+						"cached block of that order in the "
+						"zone", cpu, zone->node, zone->name,
+						o, i, (const void *)page);
 					break;
 				}
 			}
 			listed[o] += n;
-			pages += n << o;
 		}
-		if (pages != (unsigned long)pcp->count)
-			problem(c, "CPU %u lists of node %d zone %s hold %lu "
-				"pages, its count says %d", cpu, zone->node,
-				zone->name, pages, pcp->count);
-		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0))
+		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0 ||
+				   pcp->high > PCP_LIST_SLOTS))
 			problem(c, "CPU %u: batch %d, high %d", cpu, pcp->batch,
 				pcp->high);
 	}
@@ -349,14 +346,14 @@ static void check_pcp_lists(struct census *c, struct zone *zone,
 
 /* The zone's counts agree with the census; its zonelist entries exist. */
 static void check_zone(struct census *c, struct zone *zone,
-		       const unsigned long *locked)
+		       const cpumask_t *stopped)
 {
 	const struct zone_census *zc = &c->zone[zone->id];
 
 	check_runs(c, zone);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		check_list(c, zone, o);
-	check_pcp_lists(c, zone, locked);
+	check_pcp_lists(c, zone, stopped);
 	if (zc->free_pages + zc->alloc_pages != zone->managed_pages)
 		problem(c, "node %d zone %s: %lu free + %lu allocated pages, "
 			"but %lu managed", zone->node, zone->name,
@@ -370,21 +367,30 @@ static void check_zone(struct census *c, struct zone *zone,
 int page_alloc_check(void)
 {
 	const struct page_allocator *pa = &page_allocator;
-	unsigned long locked[PCP_CPU_WORDS];
 	struct census *c = &census;
-	unsigned int id, problems;
+	unsigned int id, problems, missed;
 	struct zone *zone;
+	cpumask_t stopped;
 
-	spin_lock(&check_lock);
+	/* Polling: the holder may be stopping this CPU. */
+	spin_lock_polling(&check_lock);
+	/* Every other CPU still (at a poll point or away): their lists at rest. */
+	missed = smp_stop_others(&stopped);
+	if (missed) {
+		smp_resume_others();
+		spin_unlock(&check_lock);
+		pr_err("page_alloc_check: %u CPU%s did not stop: nothing "
+		       "checked\n", missed, missed > 1 ? "s" : "");
+		return (int)missed;
+	}
 	memset(c, 0, sizeof(*c));
-	pcp_lock_all(locked);
 	for (id = 0; id < MAX_ZONE_IDS; id++)
 		if ((zone = pa->zone_table[id]))
 			zone_lock(zone);
 	check_map(c);
 	for (id = 0; id < MAX_ZONE_IDS; id++)
 		if ((zone = pa->zone_table[id]))
-			check_zone(c, zone, locked);
+			check_zone(c, zone, &stopped);
 	if (c->free_pages != nr_free_pages())
 		problem(c, "%lu pages in free blocks, nr_free_pages() says %lu",
 			c->free_pages, nr_free_pages());
@@ -394,7 +400,7 @@ int page_alloc_check(void)
 	for (id = MAX_ZONE_IDS; id-- > 0;)
 		if ((zone = pa->zone_table[id]))
 			zone_unlock(zone);
-	pcp_unlock_all(locked);
+	smp_resume_others();
 	problems = c->problems;
 	spin_unlock(&check_lock);
 	if (problems > CHECK_REPORT_LIMIT)

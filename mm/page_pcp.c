@@ -1,22 +1,20 @@
 /*
  * page_pcp.c - per-CPU pagesets: the tunables, refill and drain in
- * batches, draining every CPU, and counting what the lists hold.
+ * batches, the requests that drain or retune every CPU, and counting what
+ * the lists hold.
  *
  * The fast paths (a block taken from or given to this CPU's list) are in
- * page_alloc.c; the structure, and which lock or CPU owns each field, in
- * page_pcp.h. Everything here that touches a list holds its lock, and
- * everything that touches the buddy lists holds the zone lock, taken after
- * the list lock.
+ * page_pcp.h and page_alloc.c; the structure, and who may touch it when,
+ * in page_pcp.h. Everything here that touches a set runs on its owner, or
+ * for it through a per-CPU request (include/smp/smp.h); everything that
+ * touches the buddy lists holds the zone lock.
  */
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <smp/smp.h>
 #include "page_pcp.h"
 
-/*
- * Owned by each CPU under pcp_pages.lock (page_pcp.h). Zeroed per-CPU
- * areas are valid empty sets.
- */
+/* Each CPU's, touched as page_pcp.h says. Zeroed areas are empty sets. */
 DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
 
 /* Every populated zone, by zone id. */
@@ -27,12 +25,19 @@ DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
 int percpu_pagelist_high_fraction;
 
 /*
- * Without a fraction set, each CPU caches at most managed / 128 / CPUs
- * pages (and at least 4 batches). Linux's default (the zone's low
+ * Without a fraction set, each CPU's list holds at most managed / 128 /
+ * CPUs pages (and at least 4 batches). Linux's default (the zone's low
  * watermark over the CPUs) is 1/72 of memory at 128 MiB and 1/204 at
  * 1 GiB; 1/128 sits between and needs no watermarks.
  */
 #define PCP_DEFAULT_HIGH_FRACTION	128
+
+/*
+ * The struct pages of one cache line: 64 bytes, 64 pages. A refill of a
+ * whole line gives a CPU pages whose state bytes no other CPU writes while
+ * it holds them, so two CPUs' fast paths do not share a line of the map.
+ */
+#define PCP_LINE_PAGES		(64 / sizeof(struct page))
 
 /*
  * The values a set takes when it is set up, written by the tunables'
@@ -43,21 +48,34 @@ static int pcp_batch_value = 1, pcp_high_value;
 static bool pcp_disabled;		/* under tunables_lock */
 static bool cpu_dead_registered;	/* under tunables_lock */
 
+static unsigned int rounddown_pow_of_two(unsigned long n)
+{
+	return n ? 1U << (63 - __builtin_clzl(n)) : 0;
+}
+
 /*
  * Linux's zone_batchsize(): about a quarter of a thousandth of memory, at
- * most 1 MiB / 4 of pages, rounded to a power of two minus one (so that
- * the blocks of a batch do not all fall on the same cache colour).
+ * most 1 MiB / 4 of pages; then, where each CPU has room for it (its
+ * default share of memory, below, holds one), at least a cache line of
+ * the map (64 pages), which
+ * lowers lock traffic and keeps CPUs off each other's lines. A power of
+ * two, so that a refill takes one aligned block (Linux subtracts one to
+ * spread the list nodes it writes into pages over cache colours; these
+ * lists write nothing into pages).
  */
-static int zone_batchsize(unsigned long managed)
+static int zone_batchsize(unsigned long managed, unsigned int cpus)
 {
 	unsigned long batch = MIN(managed >> 10, (1UL << 20) >> PAGE_SHIFT) / 4;
 
-	batch += batch / 2;
-	batch = batch ? (1UL << (63 - __builtin_clzl(batch))) - 1 : 0;
+	batch = rounddown_pow_of_two(batch + batch / 2);
+	if (batch < PCP_LINE_PAGES &&
+	    managed / cpus / PCP_DEFAULT_HIGH_FRACTION >= PCP_LINE_PAGES)
+		batch = PCP_LINE_PAGES;
 	return batch ? (int)batch : 1;
 }
 
-/* Linux's zone_highsize(): a share of memory per CPU, at least 4 batches. */
+/* Linux's zone_highsize(): a share of memory per CPU, at least 4 batches,
+ * at most what a list can hold. */
 static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 {
 	int fraction = READ_ONCE(percpu_pagelist_high_fraction);
@@ -65,143 +83,248 @@ static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 
 	if (fraction < 8)		/* Linux's minimum; 0 is the default */
 		fraction = PCP_DEFAULT_HIGH_FRACTION;
-	high = managed / (unsigned long)fraction / (cpus ? cpus : 1);
+	high = managed / (unsigned long)fraction / cpus;
 	high = MAX(high, 4UL * (unsigned long)batch);
-	return (int)MIN(high, 1UL << 30);
+	return (int)MIN(high, (unsigned long)PCP_LIST_SLOTS);
 }
 
-/* Under @pcp's lock: take the current tunables. */
+/* On @pcp's owner (or for it): take the current tunables. */
 static void pcp_set_tunables(struct per_cpu_pages *pcp)
 {
+	int high = READ_ONCE(pcp_high_value);
+
 	WRITE_ONCE(pcp->batch, READ_ONCE(pcp_batch_value));
-	pcp->high = READ_ONCE(pcp_high_value);
+	WRITE_ONCE(pcp->high, high);
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		pcp->limit[o] = (unsigned int)high >> o;
 }
 
-/*
- * Whether @pcp's owner has used it (its first allocation or free set
- * @batch): a set never used holds nothing to show or to retune.
- */
-static bool pcp_in_use(const struct per_cpu_pages *pcp)
+/* Under @zone's lock: give the blocks of @pcp's list of @order above
+ * @keep back to the buddy lists, the top (hottest) first. */
+static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
+			unsigned int order, unsigned int keep)
 {
-	return READ_ONCE(pcp->batch) || READ_ONCE(pcp->count);
+	unsigned int n = pcp->nr[order];
+
+	while (n > keep)
+		__free_one_page(zone, pcp->lists[order][--n], order);
+	WRITE_ONCE(pcp->nr[order], n);
 }
 
-/* Under @pcp's lock and @zone's lock: give @pcp's blocks back until at
- * most @target pages are left, starting with the list of @order. */
-static void __drain_pcp(struct zone *zone, struct per_cpu_pages *pcp,
-			int target, unsigned int order)
+static unsigned long pcp_pages_of(const struct per_cpu_pages *pcp)
 {
-	int count = pcp->count;
+	unsigned long pages = 0;
 
-	for (unsigned int i = 0; i < NR_PCP_ORDERS && count > target; i++) {
-		unsigned int o = (order + i) % NR_PCP_ORDERS;
-
-		while (count > target && pcp->lists[o]) {
-			struct pcp_block *block = pcp->lists[o];
-
-			pcp->lists[o] = block->next;
-			count -= 1 << o;
-			__free_one_page(zone, block->page, o);
-		}
-	}
-	WRITE_ONCE(pcp->count, count);
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		pages += (unsigned long)READ_ONCE(pcp->nr[o]) << o;
+	return pages;
 }
 
-/* Under @pcp's lock: empty it. */
-static void drain_pcp(struct zone *zone, struct per_cpu_pages *pcp)
+/* Cached pages of CPU @cpu, in every zone: a snapshot. */
+static unsigned long pcp_cpu_pages(unsigned int cpu)
 {
-	if (!pcp->count)
-		return;
-	zone_lock(zone);
-	__drain_pcp(zone, pcp, 0, 0);
-	zone_unlock(zone);
+	unsigned long pages = 0;
+	struct zone *zone;
+	unsigned int id;
+
+	for_each_pcp_zone(zone, id)
+		pages += pcp_pages_of(zone_pcp(zone, cpu));
+	return pages;
 }
 
-struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
-			unsigned int order)
-{
-	struct page *first, *page;
-	int n, got = 0;
-
-	if (unlikely(!pcp->batch))
-		pcp_set_tunables(pcp);
-	n = MAX(pcp->batch >> order, 1);
-	zone_lock(zone);
-	first = __rmqueue(zone, order);
-	if (first) {
-		/* Allocated before the zone lock goes: no merge may see it free. */
-		set_pg_state(first, PG_ALLOC | order);
-		for (got = 1; got < n; got++) {
-			struct pcp_block *block;
-
-			page = __rmqueue(zone, order);
-			if (!page)
-				break;
-			set_pg_state(page, PG_PCP | order);
-			block = __page_address(page);
-			block->page = page;
-			block->next = pcp->lists[order];
-			pcp->lists[order] = block;
-		}
-	}
-	zone_unlock(zone);
-	if (got > 1)
-		WRITE_ONCE(pcp->count, pcp->count + ((got - 1) << order));
-	return first;
-}
-
-void pcp_free_high(struct zone *zone, struct per_cpu_pages *pcp,
-		   unsigned int order)
-{
-	if (unlikely(!pcp->batch)) {
-		pcp_set_tunables(pcp);
-		if (pcp->count <= pcp->high)
-			return;
-	}
-	/* At least a batch, and down to high (all of it when high is 0). */
-	zone_lock(zone);
-	__drain_pcp(zone, pcp, MIN(pcp->count - pcp->batch, pcp->high), order);
-	zone_unlock(zone);
-}
-
-static void drain_cpu_pages(unsigned int cpu)
+/* Request function (or the owner itself): empty CPU @cpu's lists. */
+static void pcp_drain_cpu(unsigned int cpu, void *arg)
 {
 	struct zone *zone;
 	unsigned int id;
 
+	(void)arg;
 	for_each_pcp_zone(zone, id) {
 		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-		/*
-		 * Unlocked, to skip empty sets: a set whose count this CPU
-		 * cannot see yet is one whose owner is filling it right now,
-		 * and whose blocks it is about to hand out.
-		 */
-		if (!READ_ONCE(pcp->count))
+		if (!pcp_pages_of(pcp))
 			continue;
-		spin_lock(&pcp->lock);
-		drain_pcp(zone, pcp);
-		spin_unlock(&pcp->lock);
+		zone_lock(zone);
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			__pcp_drain(zone, pcp, o, 0);
+		zone_unlock(zone);
 	}
+}
+
+/* Request function: CPU @cpu takes the new tunables, draining above them. */
+static void pcp_retune_cpu(unsigned int cpu, void *arg)
+{
+	struct zone *zone;
+	unsigned int id;
+
+	(void)arg;
+	for_each_pcp_zone(zone, id) {
+		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+
+		if (!pcp->batch)
+			continue;	/* not set up: it will take them */
+		pcp_set_tunables(pcp);
+		zone_lock(zone);
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			__pcp_drain(zone, pcp, o, pcp->limit[o]);
+		zone_unlock(zone);
+	}
+}
+
+/* The top block of the list of @order, which is not empty. */
+static struct page *pcp_pop(struct per_cpu_pages *pcp, unsigned int order)
+{
+	unsigned int n = pcp->nr[order] - 1;
+	struct page *page = pcp->lists[order][n];
+
+	WRITE_ONCE(pcp->nr[order], n);
+	set_pg_state(page, PG_ALLOC | order);
+	return page;
+}
+
+/* Under @zone's lock: whether a block of an order in [@lo, @hi) is free. */
+static bool free_below(const struct zone *zone, unsigned int lo,
+		       unsigned int hi)
+{
+	for (unsigned int o = lo; o < hi; o++)
+		if (zone->free_area[o].nr_free)
+			return true;
+	return false;
+}
+
+/*
+ * Refill the empty list of @order with a batch, under one zone-lock
+ * acquisition, and take one block of it. Smaller free blocks go first, as
+ * in Linux (splitting a large block while small ones lie free fragments
+ * memory): blocks of @order one by one while there are free blocks
+ * smaller than a batch. Otherwise the batch is one aligned block of batch
+ * pages split here, whose struct pages (one cache line of the map at
+ * most) are this CPU's alone.
+ */
+static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
+			       unsigned int order)
+{
+	unsigned int want = MAX((unsigned int)pcp->batch >> order, 1U);
+	unsigned int big, n = 0, got = 0;
+	struct page *first, *page;
+
+	/* Room: the list is empty; the taken block is not listed. */
+	want = rounddown_pow_of_two(MIN(want, pcp->limit[order] + 1));
+	big = order + (unsigned int)__builtin_ctz(want);
+	if (big > MAX_PAGE_ORDER)
+		big = MAX_PAGE_ORDER;
+	zone_lock(zone);
+	first = big > order && !free_below(zone, order, big) ?
+		__rmqueue(zone, big) : NULL;
+	if (first) {
+		/* Allocated before the zone lock goes: no merge may see it free. */
+		set_pg_state(first, PG_ALLOC | order);
+		/* Highest first: the stack hands them out in address order. */
+		for (unsigned int i = 1U << (big - order); --i;) {
+			page = first + ((unsigned long)i << order);
+			set_pg_state(page, PG_PCP | order);
+			pcp->lists[order][n++] = page;
+		}
+	} else {
+		first = __rmqueue(zone, order);
+		if (first) {
+			set_pg_state(first, PG_ALLOC | order);
+			for (got = 1; got < want; got++) {
+				page = __rmqueue(zone, order);
+				if (!page)
+					break;
+				set_pg_state(page, PG_PCP | order);
+				pcp->lists[order][n++] = page;
+			}
+		}
+	}
+	zone_unlock(zone);
+	WRITE_ONCE(pcp->nr[order], n);
+	return first;
+}
+
+struct page *pcp_alloc(struct zone *zone, unsigned int order)
+{
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+
+	if (smp_request_pending())
+		smp_request_poll();
+	if (unlikely(!pcp->batch))
+		pcp_set_tunables(pcp);
+	if (pcp->nr[order])
+		return pcp_pop(pcp, order);
+	return pcp_refill(zone, pcp, order);
+}
+
+void pcp_free(struct zone *zone, struct page *page, unsigned int order)
+{
+	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	unsigned int n;
+
+	if (smp_request_pending())
+		smp_request_poll();
+	if (unlikely(!pcp->batch))
+		pcp_set_tunables(pcp);
+	n = pcp->nr[order];
+	if (n >= pcp->limit[order]) {
+		zone_lock(zone);
+		if (!pcp->limit[order]) {
+			/* Nothing cached at this order (zone_pcp_disable()). */
+			__free_one_page(zone, page, order);
+			zone_unlock(zone);
+			return;
+		}
+		/* At least one block, a batch's worth when the list has it. */
+		__pcp_drain(zone, pcp, order, n - MIN(n, MAX((unsigned int)
+					pcp->batch >> order, 1U)));
+		zone_unlock(zone);
+		n = pcp->nr[order];
+	}
+	pcp->lists[order][n] = page;
+	WRITE_ONCE(pcp->nr[order], n + 1);
+	set_pg_state(page, PG_PCP | order);
+}
+
+/* The CPUs whose lists may hold something: a snapshot of @nr. */
+static void pcp_cpus_with_pages(cpumask_t *cpus)
+{
+	unsigned int cpu;
+
+	cpumask_clear(cpus);
+	for_each_online_cpu(cpu)
+		if (pcp_cpu_pages(cpu))
+			cpumask_set_cpu(cpu, cpus);
 }
 
 void drain_all_pages(void)
 {
+	cpumask_t cpus, missed;
 	unsigned int cpu;
 
-	for_each_online_cpu(cpu)
-		drain_cpu_pages(cpu);
+	/*
+	 * A set whose blocks this CPU cannot see yet is one its owner is
+	 * filling right now, to hand one out: it is not lost, it is in use.
+	 */
+	pcp_cpus_with_pages(&cpus);
+	cpumask_clear(&missed);
+	if (!smp_request_cpus(&cpus, pcp_drain_cpu, NULL, &missed))
+		return;
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpumask_test_cpu(cpu, &missed))
+			pr_warn("drain_all_pages: cpu %u keeps its %lu cached "
+				"pages\n", cpu, pcp_cpu_pages(cpu));
 }
 
 void drain_local_pages(void)
 {
-	drain_cpu_pages(smp_processor_id());
+	pcp_drain_cpu(smp_processor_id(), NULL);
 }
 
-/* The host: a thread that was a CPU exits; its blocks must not be lost. */
+/* The host: a thread that was a CPU exits, on that thread; its blocks
+ * must not be lost. */
 static void pcp_cpu_dead(unsigned int cpu)
 {
-	drain_cpu_pages(cpu);
+	pcp_drain_cpu(cpu, NULL);
 }
 
 unsigned long pcp_count_pages(const struct zone *only)
@@ -213,20 +336,8 @@ unsigned long pcp_count_pages(const struct zone *only)
 	for_each_online_cpu(cpu)
 		for_each_pcp_zone(zone, id)
 			if (!only || zone == only)
-				pages += (unsigned long)
-					READ_ONCE(zone_pcp(zone, cpu)->count);
+				pages += pcp_pages_of(zone_pcp(zone, cpu));
 	return pages;
-}
-
-/* Under @pcp's lock: the blocks on its list of @order. */
-static unsigned long pcp_list_length(const struct per_cpu_pages *pcp,
-				     unsigned int order)
-{
-	unsigned long n = 0;
-
-	for (const struct pcp_block *b = pcp->lists[order]; b; b = b->next)
-		n++;
-	return n;
 }
 
 unsigned long pcp_count_blocks(unsigned int order)
@@ -235,47 +346,10 @@ unsigned long pcp_count_blocks(unsigned int order)
 	unsigned int cpu, id;
 	struct zone *zone;
 
-	for_each_online_cpu(cpu) {
-		for_each_pcp_zone(zone, id) {
-			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
-
-			if (!READ_ONCE(pcp->count))
-				continue;
-			spin_lock(&pcp->lock);
-			n += pcp_list_length(pcp, order);
-			spin_unlock(&pcp->lock);
-		}
-	}
-	return n;
-}
-
-void pcp_lock_all(unsigned long *locked)
-{
-	unsigned int cpu, id;
-	struct zone *zone;
-
-	memset(locked, 0, PCP_CPU_WORDS * sizeof(*locked));
-	/*
-	 * Every online CPU's, used or not: a CPU whose set is unused now may
-	 * free a block into it (its first free takes no zone lock) while the
-	 * caller walks.
-	 */
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
 		for_each_pcp_zone(zone, id)
-			spin_lock(&zone_pcp(zone, cpu)->lock);
-		locked[cpu / 64] |= 1UL << (cpu % 64);
-	}
-}
-
-void pcp_unlock_all(const unsigned long *locked)
-{
-	unsigned int id;
-	struct zone *zone;
-
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		if (locked[cpu / 64] & (1UL << (cpu % 64)))
-			for_each_pcp_zone(zone, id)
-				spin_unlock(&zone_pcp(zone, cpu)->lock);
+			n += READ_ONCE(zone_pcp(zone, cpu)->nr[order]);
+	return n;
 }
 
 void show_pcp_lists(void)
@@ -287,36 +361,32 @@ void show_pcp_lists(void)
 		for_each_pcp_zone(zone, id) {
 			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
 
-			if (!pcp_in_use(pcp))
+			if (!READ_ONCE(pcp->batch))
 				continue;
-			spin_lock(&pcp->lock);
-			if (pcp->batch) {
-				printk("CPU %u: Node %d, zone %8s: hi: %d, btch: "
-				       "%d usd: %d; blocks by order:", cpu,
-				       zone->node, zone->name, pcp->high,
-				       pcp->batch, pcp->count);
-				for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-					printk(" %lu", pcp_list_length(pcp, o));
-				printk("\n");
-			}
-			spin_unlock(&pcp->lock);
+			printk("CPU %u: Node %d, zone %8s: hi: %d, btch: %d "
+			       "usd: %lu; blocks by order:", cpu, zone->node,
+			       zone->name, READ_ONCE(pcp->high),
+			       READ_ONCE(pcp->batch), pcp_pages_of(pcp));
+			for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+				printk(" %u", READ_ONCE(pcp->nr[o]));
+			printk("\n");
 		}
 	}
 }
 
-/* Under tunables_lock: derive the values, and apply them to each set. */
+/* Under tunables_lock: derive the values, and have every CPU take them. */
 static void apply_tunables(bool print)
 {
 	unsigned long managed = nr_managed_pages();
-	unsigned int cpus = num_online_cpus(), cpu, id;
-	struct zone *zone;
-	int batch = zone_batchsize(managed);
+	unsigned int cpus = MAX(num_online_cpus(), 1U), cpu;
+	int batch = zone_batchsize(managed, cpus);
 	int high = zone_highsize(managed, batch, cpus);
+	cpumask_t all;
 
 	if (print)
-		pr_info("pcp: batch %d, high %d pages per CPU (orders 0..%d, "
+		pr_info("pcp: batch %d, high %d pages per list (orders 0..%d, "
 			"%u CPU%s, %lu pages, percpu_pagelist_high_fraction "
-			"%d)%s\n", batch, high, NR_PCP_ORDERS - 1, cpus ? cpus : 1,
+			"%d)%s\n", batch, high, NR_PCP_ORDERS - 1, cpus,
 			cpus > 1 ? "s" : "", managed,
 			READ_ONCE(percpu_pagelist_high_fraction),
 			pcp_disabled ? "; disabled" : "");
@@ -326,29 +396,26 @@ static void apply_tunables(bool print)
 	}
 	WRITE_ONCE(pcp_batch_value, batch);
 	WRITE_ONCE(pcp_high_value, high);
-	for_each_online_cpu(cpu) {
-		for_each_pcp_zone(zone, id) {
-			struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
+	/*
+	 * Every online CPU, set up or not: one setting up now may have read
+	 * the old values; the request runs after that, or it reads ours.
+	 */
+	cpumask_clear(&all);
+	for_each_online_cpu(cpu)
+		cpumask_set_cpu(cpu, &all);
+	if (smp_request_cpus(&all, pcp_retune_cpu, NULL, NULL))
+		pr_warn("pcp: some CPUs keep their old batch and high\n");
+}
 
-			if (!pcp_in_use(pcp))
-				continue;
-			spin_lock(&pcp->lock);
-			if (pcp->batch) {
-				pcp_set_tunables(pcp);
-				if (pcp->count > pcp->high) {
-					zone_lock(zone);
-					__drain_pcp(zone, pcp, pcp->high, 0);
-					zone_unlock(zone);
-				}
-			}
-			spin_unlock(&pcp->lock);
-		}
-	}
+/* tunables_lock is held across requests: waiters answer theirs. */
+static void tunables_lock_take(void)
+{
+	spin_lock_polling(&tunables_lock);
 }
 
 void setup_per_cpu_pageset(void)
 {
-	spin_lock(&tunables_lock);
+	tunables_lock_take();
 	if (!cpu_dead_registered) {
 		smp_register_cpu_dead(pcp_cpu_dead);
 		cpu_dead_registered = true;
@@ -359,7 +426,7 @@ void setup_per_cpu_pageset(void)
 
 void zone_pcp_disable(void)
 {
-	spin_lock(&tunables_lock);
+	tunables_lock_take();
 	pcp_disabled = true;
 	apply_tunables(false);
 	spin_unlock(&tunables_lock);
@@ -367,7 +434,7 @@ void zone_pcp_disable(void)
 
 void zone_pcp_enable(void)
 {
-	spin_lock(&tunables_lock);
+	tunables_lock_take();
 	pcp_disabled = false;
 	apply_tunables(false);
 	spin_unlock(&tunables_lock);
@@ -387,14 +454,8 @@ int pcp_high(void)
 void pcp_reset_for_test(void)
 {
 	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
-			struct per_cpu_pages *pcp = per_cpu_ptr(&pcp_pages[id], cpu);
-
-			memset(pcp, 0, sizeof(*pcp));
-			spin_lock_init(&pcp->lock);
-		}
-	}
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		memset(per_cpu_ptr(&pcp_pages[0], cpu), 0, sizeof(pcp_pages));
 	spin_lock(&tunables_lock);
 	pcp_disabled = false;
 	WRITE_ONCE(pcp_batch_value, 1);

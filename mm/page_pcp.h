@@ -1,58 +1,58 @@
 /*
  * page_pcp.h - per-CPU pagesets: each CPU's lists of free blocks of the
- * small orders, served without the zone lock. Only mm/ includes this.
+ * small orders, served without the zone lock, without atomics and without
+ * touching the blocks' memory. Only mm/ includes this.
  *
- * Linux's struct per_cpu_pages, with Linux's meanings: @count pages sit in
- * the lists; a free that takes @count above @high gives @batch pages back
- * to the buddy lists, and an allocation that finds its list empty takes
- * @batch pages' worth of blocks (at least one) from them, each under one
- * zone-lock acquisition.
+ * Linux's struct per_cpu_pages, with Linux's meanings for @high and
+ * @batch: an allocation that finds its list empty takes @batch pages'
+ * worth of blocks from the buddy lists, and a free to a list that holds
+ * @high pages first gives @batch pages' worth back, each under one
+ * zone-lock acquisition. A list is an array of struct page pointers used
+ * as a stack (the hottest block on top), so taking or giving a block
+ * writes the array and its block's state byte, never the block.
  *
- * Who touches what. Each field is under @lock. The owner CPU takes @lock
- * with spin_trylock() on every allocation and free: that fails only while
- * another CPU holds it, and then the owner goes to the buddy lists under
- * the zone lock instead of waiting. Other CPUs take @lock with spin_lock()
- * to empty the lists (drain_all_pages(), a CPU's death on the host), to
- * count or check them (nr_free_blocks(), page_alloc_check()) or to change
- * @high and @batch (setup_per_cpu_pageset(), zone_pcp_disable()). The lock
- * order is: a CPU's list lock, then the zone lock of the set's zone; no CPU
- * holds two list locks except page_alloc_check(), which takes them in
- * ascending CPU order, and each CPU's in ascending zone id order.
- * @count is also read without the lock (nr_free_pages(), and to skip
- * empty lists): written with WRITE_ONCE, read with READ_ONCE.
+ * Who touches what. A set is its CPU's alone: its fast paths use plain
+ * loads and stores. Another CPU acts on it only through a per-CPU request
+ * (include/smp/smp.h), which runs either on the owner, at a poll point
+ * (the fast paths check smp_request_pending() before touching the set),
+ * or on the sender while the owner is away: never both at once. So
+ * draining (drain_all_pages()), retuning (setup_per_cpu_pageset(),
+ * zone_pcp_disable()) and checking (page_alloc_check(), which stops the
+ * other CPUs) are requests. The one exception: @nr is read without any of
+ * that, as a snapshot, by nr_free_pages(), nr_free_blocks() and to skip
+ * empty sets: the owner writes it with WRITE_ONCE, readers READ_ONCE.
  *
- * Per-CPU areas start zeroed, and a zeroed set is valid: an unlocked lock,
- * empty lists, @batch 0 meaning "not set up yet", which sends the first
- * allocation and the first free to the slow path that sets it up.
+ * Per-CPU areas start zeroed, and a zeroed set is valid: empty lists, and
+ * @limit 0 and @batch 0 meaning "not set up yet", which send the first
+ * allocation and the first free to the slow path that sets it up. A set
+ * is cache-line aligned, and per-CPU areas are whole cache lines, so no
+ * two CPUs' sets share a line.
  */
 #ifndef MM_PAGE_PCP_H
 #define MM_PAGE_PCP_H
 
 #include <smp/percpu.h>
 #include <smp/smp.h>
-#include <smp/spinlock.h>
 #include "page_state.h"
 
 /* Orders 0..PAGE_ALLOC_COSTLY_ORDER are cached (or fewer, on a small top). */
 #define NR_PCP_ORDERS	(MIN(PAGE_ALLOC_COSTLY_ORDER, MAX_PAGE_ORDER) + 1)
 
 /*
- * A cached block's first bytes: the next block of its list, and its own
- * struct page, so that taking it needs no lookup. page_alloc_check()
- * verifies @page against the block's address.
+ * Blocks a list can hold: @high is at most this many pages. Each CPU has
+ * a set for every possible zone (below), so this stays small.
  */
-struct pcp_block {
-	struct pcp_block *next;
-	struct page *page;
-};
+#define PCP_LIST_SLOTS	64
 
 struct per_cpu_pages {
-	spinlock_t lock;
-	int count;			/* pages in all lists */
-	int high;			/* drain when count goes above */
+	/* Blocks on each list: WRITE_ONCE, as other CPUs read them. */
+	unsigned int nr[NR_PCP_ORDERS];
+	/* A free to a list holding limit[o] blocks drains first: high >> o. */
+	unsigned int limit[NR_PCP_ORDERS];
+	int high;			/* pages a list may hold */
 	int batch;			/* pages per refill or drain; 0: not set up */
-	struct pcp_block *lists[NR_PCP_ORDERS];	/* LIFO, hottest first */
-};
+	struct page *lists[NR_PCP_ORDERS][PCP_LIST_SLOTS];
+} __aligned(64);
 
 /*
  * Each CPU has one set per zone (Linux's zone->per_cpu_pageset): a zone's
@@ -67,31 +67,54 @@ static inline struct per_cpu_pages *zone_pcp(struct zone *zone, unsigned int cpu
 }
 
 /*
- * Slow paths, called with @pcp (this CPU's) locked; they return with it
- * still locked. pcp_refill() fills the empty list of @order and takes one
- * block from it (NULL when the buddy lists have none); pcp_free_high()
- * gives @batch pages back after a free took @count above @high (and sets
- * up a set that has not been).
+ * The fast paths (page_alloc.c): take the top block of this CPU's list of
+ * @order, or push @page (allocated, checked) on it. NULL or false when the
+ * list is empty or full, or a request is pending: then the slow paths
+ * below, which answer requests, refill or drain, and try again.
  */
-struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
-			unsigned int order);
-void pcp_free_high(struct zone *zone, struct per_cpu_pages *pcp,
-		   unsigned int order);
+static inline __attribute__((always_inline)) struct page *
+pcp_take(struct per_cpu_pages *pcp, unsigned int order)
+{
+	unsigned int n = pcp->nr[order];
+	struct page *page;
+
+	if (unlikely(!n || smp_request_pending()))
+		return NULL;
+	page = pcp->lists[order][--n];
+	WRITE_ONCE(pcp->nr[order], n);
+	set_pg_state(page, PG_ALLOC | order);
+	return page;
+}
+
+static inline __attribute__((always_inline)) bool
+pcp_give(struct per_cpu_pages *pcp, struct page *page, unsigned int order)
+{
+	unsigned int n = pcp->nr[order];
+
+	if (unlikely(n >= pcp->limit[order] || smp_request_pending()))
+		return false;
+	pcp->lists[order][n] = page;
+	WRITE_ONCE(pcp->nr[order], n + 1);
+	set_pg_state(page, PG_PCP | order);
+	return true;
+}
 
 /*
- * Cached pages on every online CPU, of @zone (NULL: every zone), read
- * without the locks.
+ * The slow paths, on this CPU's set of @zone: pcp_alloc() returns a block
+ * of @order taken from the list, refilled from the zone's buddy lists if
+ * need be (NULL when they have none); pcp_free() puts @page on the list,
+ * draining it first if full, or gives it to the buddy lists when this CPU
+ * caches nothing.
+ */
+struct page *pcp_alloc(struct zone *zone, unsigned int order);
+void pcp_free(struct zone *zone, struct page *page, unsigned int order);
+
+/*
+ * Cached pages of @zone (NULL: every zone), and cached blocks of @order,
+ * on every online CPU: a snapshot, exact when the CPUs are still.
  */
 unsigned long pcp_count_pages(const struct zone *zone);
-/* Cached blocks of @order on every online CPU, counted under their locks. */
 unsigned long pcp_count_blocks(unsigned int order);
-/*
- * Take every online CPU's list locks (each CPU's sets in zone id order,
- * CPUs ascending), noting which CPUs in @locked; release those.
- */
-#define PCP_CPU_WORDS	((NR_CPUS + 63) / 64)
-void pcp_lock_all(unsigned long *locked);
-void pcp_unlock_all(const unsigned long *locked);
 
 #ifdef CONFIG_HOST
 void pcp_reset_for_test(void);

@@ -14,14 +14,14 @@
  * list (page_pcp.h) is PCP | order: free, so a second free of it is a
  * double free, but not FREE, so no merge ever takes it.
  *
- * Concurrency: a state byte may be written by a CPU holding only its own
- * per-CPU list lock (a cached block taken or given back) while another CPU
+ * Concurrency: a state byte may be written by a CPU working on its own
+ * per-CPU lists (a cached block taken or given back) while another CPU
  * holding the zone lock reads it (the buddy of a block it frees), so every
  * access that can meet another CPU's goes through pg_state()/
  * set_pg_state(): single-byte relaxed atomics, plain loads and stores on
- * every target. What each value means is kept by the locks: FREE heads
- * and TAIL bytes under the zone lock, PCP heads under their CPU's list
- * lock, ALLOC heads by whoever holds the block.
+ * every target. What each value means is kept by its owner: FREE heads
+ * and TAIL bytes under the zone lock, PCP heads by the CPU whose list
+ * holds them, ALLOC heads by whoever holds the block.
  *
  * Per-page bytes exist for every present section (one that any memory
  * region touches), but only for the part of it between the first and the

@@ -4,12 +4,14 @@
  * the page allocator. The design and its invariants: slab_state.h and
  * docs/allocator.md ("Small objects").
  *
- * Fast paths. Allocation takes the first set bit of the current slab's
- * map[] word at its cursor; a free by the slab's owner sets the bit
- * again. Neither takes a lock or an atomic read-modify-write: only the
- * owner writes map[]. A free on any other CPU sets the object's bit in
- * rmap[] with an atomic OR and counts itself in the slab's state word;
- * the owner takes rmap[] back when its map[] runs dry.
+ * Fast paths. Allocation takes the lowest set bit of this CPU's cursor
+ * word (a free word of its current slab); a free into any slab this CPU
+ * owns (its current one, or one on its partial list) sets the bit again.
+ * Neither takes a lock or an atomic read-modify-write: only the owner
+ * writes its free words. A free on any other CPU sets the object's bit
+ * in the slab's remote word with an atomic OR and counts itself in the
+ * slab's state word; the owner takes the remote words back in a batch
+ * when its free words run dry.
  *
  * The state word (slab->sc) packs the slab's state, the number of remote
  * frees ever made (R) and, while the slab has no owner, the value R will
@@ -410,7 +412,7 @@ void slab_deactivate(struct kmem_cache *cache, struct slab *s)
 		slab_publish(cache, s);
 }
 
-/* Any rmap[] bit set? */
+/* Any remote bit set? */
 static bool slab_remote_pending(struct slab *s)
 {
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
@@ -421,7 +423,7 @@ static bool slab_remote_pending(struct slab *s)
 
 /*
  * The owner found no free object in @s: let it go (SLAB_FULL). A remote
- * free that lands before the state changes is seen in rmap[] below (its
+ * free that lands before the state changes is seen in its remote word (its
  * bit is set before it counts itself), and the owner keeps the slab;
  * one that lands after sees SLAB_FULL and lists the slab itself.
  */
@@ -648,6 +650,16 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 		s = slab_take_shared(cache);
 		if (!s)
 			s = slab_new(cache, gfp);
+		/*
+		 * The page allocator is exhausted: give back every empty slab
+		 * this CPU and the caches hold (spares, this CPU's own), then
+		 * try once more. Other CPUs' empty slabs stay theirs.
+		 */
+		if (!s && kmem_cache_shrink_all() > 0) {
+			s = slab_take_shared(cache);
+			if (!s)
+				s = slab_new(cache, gfp);
+		}
 		if (!s) {
 			if (!(gfp & __GFP_NOWARN))
 				pr_warn("slab: cache %s: no memory for a slab "
@@ -872,6 +884,7 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 }
 
 static void slab_cpu_dead(unsigned int cpu);
+static void kmalloc_class_init(void);
 
 void kmem_cache_init(void)
 {
@@ -882,6 +895,7 @@ void kmem_cache_init(void)
 		slab_list_init(&slab_caches);
 		/* First: the table's unit is the least slab order. */
 		slab_tab_init();
+		kmalloc_class_init();
 		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
 			struct kmem_cache *cache = &kmalloc_caches[i];
 			char name[32];
@@ -1174,9 +1188,23 @@ static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 	return kmalloc_large(size, gfp);
 }
 
-static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
+/*
+ * The class of each size, by 8-byte steps: kmalloc_class[(size - 1) / 8]
+ * is the class of 1..KMALLOC_MAX_CACHE_SIZE bytes. Filled by
+ * kmem_cache_init() before any CPU has a slab: the fast path reads it only
+ * once its CPU's cursor is set, after that CPU's own call to it.
+ */
+static uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+
+static void kmalloc_class_init(void)
 {
-	return slab_alloc(&kmalloc_caches[idx], gfp);
+	for (size_t i = 0; i < ARRAY_SIZE(kmalloc_class); i++)
+		kmalloc_class[i] = (uint8_t)kmalloc_index((i + 1) * KMALLOC_MIN_SIZE);
+}
+
+static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
+{
+	return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
 }
 
 /*
@@ -1188,7 +1216,7 @@ static __attribute__((noinline)) void *kmalloc_slow(unsigned int idx, gfp_t gfp)
 void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
-		unsigned long idx = kmalloc_index(size);
+		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
 		struct slab_pcpu *pc;
 
 		if (likely(this_cpu_ptr_nocall(&slab_pcpu, &pc) &&
@@ -1206,7 +1234,7 @@ void *kmalloc(size_t size, gfp_t gfp)
 				}
 			}
 		}
-		return kmalloc_slow((unsigned int)idx, gfp);
+		return kmalloc_slow(size, gfp);
 	}
 	return kmalloc_other(size, gfp);
 }

@@ -33,7 +33,12 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 	/* A block owns its table unit alone: at least one unit long. */
 	if ((unsigned int)order < slab_tab.min_order)
 		order = (int)slab_tab.min_order;
-	page = alloc_pages(gfp, (unsigned int)order);
+	page = alloc_pages(gfp | __GFP_NOWARN, (unsigned int)order);
+	if (!page) {
+		/* Exhausted: give back the empty slabs (slab_alloc_slow()), retry. */
+		kmem_cache_shrink_all();
+		page = alloc_pages(gfp, (unsigned int)order);
+	}
 	if (!page)
 		return NULL;
 	t = slab_tab_entry(page_to_phys(page));

@@ -18,5 +18,12 @@ void smp_set_hwid(unsigned int cpu, unsigned long hwid);
  * Return: true if a request ran.
  */
 bool smp_call_poll(void);
+/*
+ * smp_stop_wait - a CPU that has just come online waits out a
+ * smp_stop_others() in progress (call.c), which did not count it.
+ */
+void smp_stop_wait(void);
+/* Whether an on_each_cpu() request waits for this CPU (call.c). */
+bool smp_call_pending(void);
 
 #endif /* SMP_INTERNAL_H */

@@ -16,9 +16,10 @@
  * exactly one of them wins, so a CPU that comes up too late parks instead
  * of joining a set that on_each_cpu() has already counted.
  *
- * Secondary CPUs then idle: they poll their on_each_cpu() mailbox, and
- * between polls sleep where the arch can wake them (ARCH_HAS_IDLE_WAKEUP)
- * or spin. A sleeping emulated CPU leaves the host's cores to the others.
+ * Secondary CPUs then idle: away for per-CPU requests (their senders act
+ * for them, smp.h), they poll their on_each_cpu() mailbox, and between
+ * polls sleep where the arch can wake them (ARCH_HAS_IDLE_WAKEUP) or spin.
+ * A sleeping emulated CPU leaves the host's cores to the others.
  */
 #include <arch/cpu.h>
 #include <arch/smp.h>
@@ -105,9 +106,20 @@ void secondary_start(struct secondary_boot *boot)
 	/* The boot CPU may be asleep in wait_for_cpu(). */
 	arch_smp_send_wakeup(0);
 #endif
+	/*
+	 * Idle is away (smp.h): a per-CPU request finds this CPU's data at
+	 * rest and its sender acts on it, with no wake-up. Back only to run
+	 * an on_each_cpu() function, which may use that data.
+	 */
+	smp_cpu_away();
 	for (;;) {
-		if (!smp_call_poll())
+		if (smp_call_pending()) {
+			smp_cpu_back();
+			smp_call_poll();
+			smp_cpu_away();
+		} else {
 			smp_idle();
+		}
 	}
 }
 

@@ -14,14 +14,20 @@
  * numbers are what per-CPU arrays are indexed by.
  *
  * on_each_cpu() runs the function on the calling thread only: another
- * thread cannot be interrupted to run it. smp.h says so.
+ * thread cannot be interrupted to run it. smp.h says so. Per-CPU requests
+ * (smp/call.c) work as on bare metal: a thread answers them at its poll
+ * points, and one blocked outside the allocator (a barrier, a join) is
+ * away for its senders to serve if it said so with smp_cpu_away(). An
+ * exiting thread is away from its CPU-dead hooks on.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <arch/poweroff.h>
+#include <arch/smp.h>
 #include <smp/smp.h>
 #include "../../smp/internal.h"
 
@@ -88,8 +94,12 @@ unsigned long host_cpu_register(void)
 	host_percpu_offset = __per_cpu_offset[cpu];
 	host_cpu_registered = true;
 	*this_cpu_ptr(&cpu_number) = cpu;
+	/* A number given out again: its last thread left it away. */
+	smp_cpu_back();
 	smp_set_hwid(cpu, (unsigned long)gettid());
 	smp_set_online(cpu, true);
+	/* Not counted by a stop in progress: wait it out (smp.h). */
+	smp_stop_wait();
 	/* Any non-NULL value: the destructor runs only for those. */
 	pthread_setspecific(cpu_exit_key, (void *)1);
 	return host_percpu_offset;
@@ -109,6 +119,9 @@ static void cpu_exit(void *value)
 	for (unsigned int i = 0; i < n; i++)
 		hooks[i](cpu);
 
+	/* Its data is at rest for good: requests to it are served by their
+	 * senders until it is offline (smp.h). */
+	smp_cpu_away();
 	smp_set_online(cpu, false);
 	pthread_mutex_lock(&cpus_lock);
 	cpu_taken[cpu] = false;
@@ -147,4 +160,12 @@ void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait)
 	(void)wait;
 	smp_processor_id();
 	fn(arg);
+}
+
+uint64_t arch_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }

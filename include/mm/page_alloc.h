@@ -158,7 +158,11 @@ void show_pcp_lists(void);
 
 /*
  * Per-CPU pagesets (mm/page_pcp.c). Every function here may be called
- * from any CPU at any time, with no allocator lock held.
+ * from any CPU at any time, with no allocator lock held. Those that act on
+ * other CPUs' lists do it through per-CPU requests (smp/smp.h): they wait
+ * until each CPU answered at a poll point or was served while away, at
+ * most smp_request_timeout_ns for a CPU that does neither (named on the
+ * console: drain_all_pages() then says what it keeps).
  *
  * drain_all_pages - give every online CPU's cached blocks back to the
  * buddy lists. alloc_pages() calls it before it fails.
@@ -170,7 +174,8 @@ void show_pcp_lists(void);
  * alloc_pages() and __free_pages() then act on the buddy lists directly.
  * zone_pcp_enable - back to the derived values.
  * percpu_pagelist_high_fraction - as Linux's sysctl: when non-zero, each
- * CPU may cache (managed pages / fraction / CPUs) pages; 0 is the default
+ * CPU's list of each order may hold (managed pages / fraction / CPUs)
+ * pages; 0 is the default
  * (see mm/page_pcp.c). Takes effect at the next setup_per_cpu_pageset().
  */
 void drain_all_pages(void);

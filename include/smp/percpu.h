@@ -26,8 +26,11 @@
 
 #define PER_CPU_SECTION		"bb_percpu"
 
+/* At least 8-byte aligned, more when the type asks (a cache line). */
 #define DEFINE_PER_CPU(type, name)					\
-	__section(PER_CPU_SECTION) __aligned(8) __typeof__(type) name
+	__section(PER_CPU_SECTION)					\
+	__aligned(__alignof__(type) > 8 ? __alignof__(type) : 8)	\
+	__typeof__(type) name
 #define DECLARE_PER_CPU(type, name)					\
 	extern __typeof__(type) name
 

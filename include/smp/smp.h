@@ -57,6 +57,128 @@ unsigned long cpu_hwid(unsigned int cpu);
 void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait);
 
 /*
+ * cpumask_t - a set of CPU numbers, Linux's name; a plain bitmap that its
+ * user owns (no atomics).
+ */
+#define CPUMASK_WORDS	((NR_CPUS + 63) / 64)
+typedef struct {
+	unsigned long bits[CPUMASK_WORDS];
+} cpumask_t;
+
+static inline void cpumask_clear(cpumask_t *m)
+{
+	for (unsigned int i = 0; i < CPUMASK_WORDS; i++)
+		m->bits[i] = 0;
+}
+
+static inline void cpumask_set_cpu(unsigned int cpu, cpumask_t *m)
+{
+	m->bits[cpu / 64] |= 1UL << (cpu % 64);
+}
+
+static inline void cpumask_clear_cpu(unsigned int cpu, cpumask_t *m)
+{
+	m->bits[cpu / 64] &= ~(1UL << (cpu % 64));
+}
+
+static inline bool cpumask_test_cpu(unsigned int cpu, const cpumask_t *m)
+{
+	return cpu < NR_CPUS && (m->bits[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/*
+ * Per-CPU requests: asking other CPUs to act on data each CPU owns alone.
+ *
+ * Data that only its CPU touches (the page allocator's per-CPU lists, the
+ * slab allocator's per-CPU caches) needs no lock and no atomic on its fast
+ * paths: plain loads and stores, as interrupts are masked (on the host a
+ * thread is a CPU). When another CPU needs something done to it (emptied,
+ * retuned, looked at while still), it asks:
+ *
+ *   smp_request_cpus(&cpus, fn, arg)   runs fn(cpu, arg) once for each
+ *       online CPU in @cpus, to act on CPU cpu's data (per_cpu_ptr(x, cpu)),
+ *       and returns when every one has run. This CPU's own runs at once.
+ *       Another CPU runs it itself at its next poll point; or, when that
+ *       CPU is away (below), the asking CPU runs it on its behalf, holding
+ *       it away meanwhile, so that the two never touch the data at once.
+ *
+ * Poll points: a fast path checks smp_request_pending() (one plain load of
+ * a per-CPU word) and calls smp_request_poll() when it is set, before it
+ * touches its per-CPU data; the idle loop and every wait in this file
+ * poll too. So a CPU waiting for others' answers answers its own requests:
+ * two CPUs asking each other at once (two CPUs exhausting memory, callers
+ * of on_each_cpu() waiting for call_lock) do not deadlock.
+ *
+ * Away: smp_cpu_away() says "this CPU reaches no poll point and touches no
+ * per-CPU data until smp_cpu_back()": secondary CPUs while they idle, a
+ * host thread around a blocking wait (a barrier, a join). Requests to it
+ * are then run by their senders; smp_cpu_back() waits for one in progress.
+ *
+ * The limit: a CPU that is neither away nor reaches a poll point (one
+ * busy in a loop that polls nothing) cannot answer. A sender waits up to
+ * smp_request_timeout_ns, then withdraws its request, names the CPU on
+ * the console and counts it in the return value: never a hang, never a
+ * silent success. Its caller says what that CPU keeps.
+ *
+ * Rules for @fn: it runs at a poll point of the target, or on the sender
+ * for an away target, so it must only touch CPU @cpu's own data and take
+ * leaf locks (the zone lock), never wait for another CPU and never send a
+ * request itself (that panics). Senders hold no lock across
+ * smp_request_cpus() that a poll point's CPU may be spinning for, except
+ * through spin_lock_polling().
+ */
+typedef void (*smp_request_fn)(unsigned int cpu, void *arg);
+
+DECLARE_PER_CPU(unsigned int, smp_requests_pending);
+
+/* Whether this CPU has requests to answer: one plain (relaxed) load. */
+static inline bool smp_request_pending(void)
+{
+	return __builtin_expect(__atomic_load_n(this_cpu_ptr(&smp_requests_pending),
+						__ATOMIC_RELAXED) != 0, 0);
+}
+
+/* smp_request_poll - answer this CPU's pending requests, if any. */
+void smp_request_poll(void);
+
+/*
+ * smp_request_cpus - run @fn(cpu, @arg) for each online CPU in @cpus, as
+ * above. Return: the number of CPUs that did not answer in time (each
+ * named on the console, and cleared in @missed when given); 0 when all ran.
+ */
+unsigned int smp_request_cpus(const cpumask_t *cpus, smp_request_fn fn,
+			      void *arg, cpumask_t *missed);
+
+/* How long a sender waits for a CPU that is neither away nor polling. */
+extern uint64_t smp_request_timeout_ns;
+#define SMP_REQUEST_TIMEOUT_NS	(5ULL * 1000 * 1000 * 1000)
+
+void smp_cpu_away(void);
+void smp_cpu_back(void);
+
+/*
+ * smp_stop_others - hold every other online CPU still: each stops at its
+ * next poll point (or is held away) and waits there, answering nothing,
+ * until smp_resume_others(). For a checker that must see every CPU's data
+ * at rest. One stopper at a time (others wait, answering requests); a CPU
+ * that comes online meanwhile waits until the resume. @stopped, when
+ * given, is set to the CPUs now still, this one included. A CPU that does
+ * not stop in time is named and counted, as for smp_request_cpus(); the
+ * others are still held, so the caller calls smp_resume_others() in every
+ * case. Return: the number that did not stop.
+ */
+unsigned int smp_stop_others(cpumask_t *stopped);
+void smp_resume_others(void);
+
+/*
+ * spin_lock_polling - spin_lock() that answers this CPU's requests while
+ * it waits: for a lock whose holder may wait for this CPU's answer
+ * (call_lock, a lock held across smp_request_cpus()).
+ */
+struct spinlock;
+void spin_lock_polling(struct spinlock *lock);
+
+/*
  * smp_prepare_boot_cpu - record the boot CPU's hwid as CPU 0's and mark it
  * online. boot_main() calls it first, so that an exception or a panic
  * from then on can name the CPU it happened on.

@@ -42,7 +42,6 @@ static void setup(void)
 	if (memblock_add(PAGE_SIZE, SPAN - PAGE_SIZE) || !memblock_free_all())
 		fail("no machine");
 	kmem_cache_init();
-	kfree(kmalloc(PAGE_SIZE, GFP_KERNEL));	/* the large-block record */
 	nr_held = 0;
 }
 

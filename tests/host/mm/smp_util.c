@@ -165,7 +165,26 @@ unsigned long pcp_pages_elsewhere(void)
 	for_each_online_cpu(cpu)
 		for (unsigned int id = 0; id < MAX_ZONE_IDS; id++)
 			if (cpu != me && page_allocator.zone_table[id])
-				n += (unsigned long)READ_ONCE(zone_pcp(
-					page_allocator.zone_table[id], cpu)->count);
+				for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+					n += (unsigned long)READ_ONCE(zone_pcp(
+						page_allocator.zone_table[id],
+						cpu)->nr[o]) << o;
 	return n;
+}
+
+int smp_barrier_wait(pthread_barrier_t *b)
+{
+	int ret;
+
+	smp_cpu_away();
+	ret = pthread_barrier_wait(b);
+	smp_cpu_back();
+	return ret;
+}
+
+void smp_join(pthread_t t)
+{
+	smp_cpu_away();
+	pthread_join(t, NULL);
+	smp_cpu_back();
 }

@@ -46,4 +46,12 @@ static inline uint64_t xorshift(uint64_t *s)
 /* Cached pages on CPUs other than this one (a snapshot). */
 unsigned long pcp_pages_elsewhere(void);
 
+/*
+ * Blocking waits as a CPU does them: away (smp_cpu_away(), smp.h), so that
+ * other CPUs' requests (drain_all_pages(), page_alloc_check()) are served
+ * for it meanwhile instead of waiting for it.
+ */
+int smp_barrier_wait(pthread_barrier_t *b);
+void smp_join(pthread_t t);
+
 #endif /* TESTS_HOST_MM_SMP_UTIL_H */

@@ -16,13 +16,18 @@
  *                       another CPU, is refused as a double free and
  *                       changes nothing.
  *   checker_sees_pcp    page_alloc_check() notices broken per-CPU lists.
+ *   busy_cpu_keeps_its_pages  a CPU busy with no poll point and not away
+ *                       keeps its cached pages: an exhaustion gets all the
+ *                       others after a bounded wait and names it.
  *
  * At the end of each case every block is back, the threads are gone (their
  * caches drained by the CPU-dead hook), the free count is what was handed
  * off and page_alloc_check() finds nothing. BB_SEED=n changes the seeds,
  * BB_STEPS=n the steps per thread.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <smp/smp.h>
 #include "../../../mm/page_pcp.h"
@@ -189,7 +194,7 @@ static void *stress_thread(void *arg)
 		if (!stress_step(w))
 			break;
 	/* No more hand-offs after this: then free what each holds. */
-	pthread_barrier_wait(&w->s->barrier);
+	smp_barrier_wait(&w->s->barrier);
 	empty_mailbox(w);
 	while (w->nr_held)
 		if (!give_back(&w->s->own, &w->held[--w->nr_held]))
@@ -214,7 +219,7 @@ static bool stress(unsigned int n)
 		EXPECT(!pthread_create(&s.w[i].thread, NULL, stress_thread,
 				       &s.w[i]), "thread %u", i);
 	for (unsigned int i = 0; i < n; i++)
-		pthread_join(s.w[i].thread, NULL);
+		smp_join(s.w[i].thread);
 	pthread_barrier_destroy(&s.barrier);
 	free(s.w);
 	return all_back(&s.own);
@@ -254,7 +259,7 @@ static void *holder_thread(void *arg)
 	unsigned int ord[64];
 
 	for (unsigned int r = 0; r < h->rounds; r++) {
-		pthread_barrier_wait(&h->go);
+		smp_barrier_wait(&h->go);
 		for (unsigned int i = 0; i < 64; i++) {
 			ord[i] = (unsigned int)(xorshift(&rng) % NR_PCP_ORDERS);
 			p[i] = alloc_pages(__GFP_NOWARN, ord[i]);
@@ -262,9 +267,9 @@ static void *holder_thread(void *arg)
 		for (unsigned int i = 0; i < 64; i++)
 			if (p[i])
 				__free_pages(p[i], ord[i]);
-		pthread_barrier_wait(&h->filled);
+		smp_barrier_wait(&h->filled);
 		/* The main thread exhausts memory now; we hold cached pages. */
-		pthread_barrier_wait(&h->done);
+		smp_barrier_wait(&h->done);
 	}
 	return NULL;
 }
@@ -286,8 +291,8 @@ static bool exhaust_one(unsigned int nr_holders)
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		unsigned long want = promised(o), got = 0, cached;
 
-		pthread_barrier_wait(&h.go);
-		pthread_barrier_wait(&h.filled);
+		smp_barrier_wait(&h.go);
+		smp_barrier_wait(&h.filled);
 		cached = pcp_pages_elsewhere();
 		EXPECT(cached > 0, "order %u: other CPUs cache nothing", o);
 		EXPECT(nr_free_pages() == managed, "free count");
@@ -306,10 +311,10 @@ static bool exhaust_one(unsigned int nr_holders)
 			EXPECT(owners_release(&own, pages[got], o), "release");
 			__free_pages(pages[got], o);
 		}
-		pthread_barrier_wait(&h.done);
+		smp_barrier_wait(&h.done);
 	}
 	for (unsigned int i = 0; i < nr_holders; i++)
-		pthread_join(t[i], NULL);
+		smp_join(t[i]);
 	free(pages);
 	return all_back(&own);
 }
@@ -340,19 +345,19 @@ static void *together_thread(void *arg)
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		unsigned long got = 0;
 
-		pthread_barrier_wait(&t->barrier);	/* promised() is done */
+		smp_barrier_wait(&t->barrier);	/* promised() is done */
 		while ((pages[got] = alloc_pages(__GFP_NOWARN, o)))
 			if (!owners_claim(t->own, pages[got++], o))
 				break;
 		t->got[a->id] = got;
-		pthread_barrier_wait(&t->barrier);	/* main counts */
-		pthread_barrier_wait(&t->barrier);
+		smp_barrier_wait(&t->barrier);	/* main counts */
+		smp_barrier_wait(&t->barrier);
 		while (got) {
 			got--;
 			owners_release(t->own, pages[got], o);
 			__free_pages(pages[got], o);
 		}
-		pthread_barrier_wait(&t->barrier);	/* all back */
+		smp_barrier_wait(&t->barrier);	/* all back */
 	}
 	return NULL;
 }
@@ -377,18 +382,18 @@ static bool exhaust_together(unsigned int n)
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		unsigned long want = promised(o), sum = 0;
 
-		pthread_barrier_wait(&t.barrier);
-		pthread_barrier_wait(&t.barrier);
+		smp_barrier_wait(&t.barrier);
+		smp_barrier_wait(&t.barrier);
 		for (unsigned int i = 0; i < n; i++)
 			sum += t.got[i];
 		if (sum != want)
 			smp_fail("order %u: %u threads got %lu blocks together, "
 				 "the counts promised %lu", o, n, sum, want);
-		pthread_barrier_wait(&t.barrier);
-		pthread_barrier_wait(&t.barrier);
+		smp_barrier_wait(&t.barrier);
+		smp_barrier_wait(&t.barrier);
 	}
 	for (unsigned int i = 0; i < n; i++) {
-		pthread_join(th[i], NULL);
+		smp_join(th[i]);
 		free(t.pages[i]);
 	}
 	return all_back(&own);
@@ -430,8 +435,8 @@ static void *cache_one_and_wait(void *arg)
 
 	c->p = alloc_pages(0, c->order);
 	__free_pages(c->p, c->order);
-	pthread_barrier_wait(&c->barrier);	/* cached here now */
-	pthread_barrier_wait(&c->barrier);	/* main has tried */
+	smp_barrier_wait(&c->barrier);	/* cached here now */
+	smp_barrier_wait(&c->barrier);	/* main has tried */
 	return NULL;
 }
 
@@ -464,16 +469,79 @@ static bool double_free_cached(void)
 		/* Another CPU's cache, that CPU alive and holding it. */
 		pthread_barrier_init(&c.barrier, NULL, 2);
 		EXPECT(!pthread_create(&t, NULL, cache_one_and_wait, &c), "thread");
-		pthread_barrier_wait(&c.barrier);
+		smp_barrier_wait(&c.barrier);
 		EXPECT(c.p->state == (PG_PCP | o), "order %u: cached there", o);
 		snprintf(why, sizeof(why), "double free (free block of order %u, "
 			 "in a per-CPU list)", o);
 		if (!refused_cached(c.p, o, why))
 			return false;
-		pthread_barrier_wait(&c.barrier);
-		pthread_join(t, NULL);
+		smp_barrier_wait(&c.barrier);
+		smp_join(t);
 		pthread_barrier_destroy(&c.barrier);
 	}
+	return all_back(&own);
+}
+
+/*
+ * A CPU that holds cached pages and then neither allocates nor is away
+ * (busy in a loop with no poll point) cannot be drained: the exhaustion
+ * gets every page but those, after the bounded wait, and says so; the
+ * checker says it could not stop that CPU. Nothing hangs.
+ */
+struct busy_cpu {
+	bool cached, go;	/* atomics */
+	unsigned int cpu;
+};
+
+static void *cache_then_spin(void *arg)
+{
+	struct busy_cpu *b = arg;
+	struct page *p = alloc_pages(0, 0);
+
+	__free_pages(p, 0);
+	b->cpu = smp_processor_id();
+	__atomic_store_n(&b->cached, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&b->go, __ATOMIC_ACQUIRE))
+		;
+	return NULL;
+}
+
+static bool busy_cpu_keeps_its_pages(void)
+{
+	uint64_t saved = smp_request_timeout_ns;
+	struct busy_cpu b = { 0 };
+	unsigned long want, got = 0, cached;
+	struct page **pages;
+	struct owners own;
+	char msg[96];
+	pthread_t t;
+
+	if (!smp_machine(&own))
+		return false;
+	want = promised(0);
+	pages = calloc(want + 1, sizeof(*pages));
+	EXPECT(!pthread_create(&t, NULL, cache_then_spin, &b), "thread");
+	while (!__atomic_load_n(&b.cached, __ATOMIC_ACQUIRE))
+		usleep(100);
+	cached = pcp_pages_elsewhere();
+	EXPECT(cached > 0, "the busy CPU caches nothing");
+	smp_request_timeout_ns = 100 * 1000 * 1000;
+	console_clear();
+	while ((pages[got] = alloc_pages(__GFP_NOWARN, 0)))
+		EXPECT(++got <= want, "more than %lu pages", want);
+	EXPECT(got == want - cached, "%lu pages, %lu promised less %lu cached "
+	       "on the busy CPU", got, want, cached);
+	snprintf(msg, sizeof(msg), "drain_all_pages: cpu %u keeps its %lu "
+		 "cached pages", b.cpu, cached);
+	EXPECT(console_says(msg), "no \"%s\"", msg);
+	EXPECT(page_alloc_check() > 0 && console_says("did not stop"),
+	       "the checker ran with a CPU it could not stop");
+	smp_request_timeout_ns = saved;
+	while (got)
+		__free_pages(pages[--got], 0);
+	free(pages);
+	__atomic_store_n(&b.go, true, __ATOMIC_RELEASE);
+	smp_join(t);
 	return all_back(&own);
 }
 
@@ -482,29 +550,35 @@ static bool checker_sees_pcp(void)
 	struct per_cpu_pages *pcp;
 	struct owners own;
 	struct page *p;
+	unsigned int n;
 
 	if (!smp_machine(&own))
 		return false;
 	p = alloc_pages(0, 0);
 	__free_pages(p, 0);
 	pcp = this_cpu_ptr(page_zone(p)->per_cpu_pageset);
-	EXPECT(pcp->lists[0] && pcp->lists[0]->page == p, "p at the head");
+	n = pcp->nr[0];
+	EXPECT(n && pcp->lists[0][n - 1] == p, "p on top");
 	EXPECT_SOUND();
 
-	pcp->count++;				/* count disagrees */
+	pcp->nr[0]--;				/* a cached head unlisted */
 	console_clear();
-	EXPECT(page_alloc_check() > 0 && console_says("its count says"), "count");
-	pcp->count--;
+	EXPECT(page_alloc_check() > 0 && console_says("cached heads"), "count");
+	pcp->nr[0]++;
 	p->state = PG_FREE | 0;			/* listed, but not cached */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
 	       "state");
 	p->state = PG_PCP | 0;
-	pcp->lists[0]->page = p + 1;		/* node names another page */
+	pcp->lists[0][pcp->nr[0] - 1] = (struct page *)&own;	/* no page */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
-	       "node");
-	pcp->lists[0]->page = p;
+	       "entry");
+	pcp->lists[0][pcp->nr[0] - 1] = p;
+	pcp->limit[0] = n - 1;			/* above its limit */
+	console_clear();
+	EXPECT(page_alloc_check() > 0 && console_says("its limit is"), "limit");
+	pcp->limit[0] = (unsigned int)pcp->high;
 	EXPECT_SOUND();
 	return all_back(&own);
 }
@@ -514,6 +588,7 @@ int main(void)
 	static const struct host_test tests[] = {
 		HOST_TEST(double_free_cached),
 		HOST_TEST(checker_sees_pcp),
+		HOST_TEST(busy_cpu_keeps_its_pages),
 		HOST_TEST(exhaust_one_1_holder),
 		HOST_TEST(exhaust_one_3_holders),
 		HOST_TEST(exhaust_together_2),

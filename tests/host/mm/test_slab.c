@@ -127,6 +127,32 @@ static bool large_blocks(void)
 	return restored(before);
 }
 
+/* When the pages run out, the empty slabs this CPU keeps go back first. */
+static bool exhaustion_gives_back_empty_slabs(void)
+{
+	unsigned long before, n = 0;
+	void *head = NULL, *p;
+
+	if (!slab_machine(8))
+		return false;
+	before = nr_free_pages();
+	kfree(kmalloc(64, GFP_KERNEL));		/* an empty slab, kept */
+	EXPECT(slab_nr_slabs() == 1, "%lu slabs", slab_nr_slabs());
+	while ((p = kmalloc(2 * PAGE_SIZE, __GFP_NOWARN))) {
+		*(void **)p = head;
+		head = p;
+		n++;
+	}
+	EXPECT(n > 0, "no large block");
+	EXPECT(slab_nr_slabs() == 0, "%lu slabs kept with the pages exhausted",
+	       slab_nr_slabs());
+	while ((p = head)) {
+		head = *(void **)p;
+		kfree(p);
+	}
+	return restored(before);
+}
+
 static bool zeroing_and_realloc(void)
 {
 	unsigned long before;
@@ -524,6 +550,7 @@ static bool debug_red_zone_and_poison(void)
 static const struct host_test tests[] = {
 	HOST_TEST(every_size_class),
 	HOST_TEST(large_blocks),
+	HOST_TEST(exhaustion_gives_back_empty_slabs),
 	HOST_TEST(zeroing_and_realloc),
 	HOST_TEST(refusals),
 	HOST_TEST(caches_sizes_alignment_destroy),

@@ -11,8 +11,13 @@
  *     which the number is offline and handed out again
  *   panics, each in a child process: a recursive lock, an unlock by the
  *     wrong CPU, an unlock of a free lock, more threads than NR_CPUS
+ *   per-CPU requests: many senders at once, to CPUs that poll or go away,
+ *     each request run exactly once and never beside its CPU's own work;
+ *     a CPU that neither polls nor is away is named and given up after
+ *     the timeout; stopped CPUs do not move until resumed
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -332,6 +337,223 @@ static bool more_threads_than_nr_cpus_panics(void)
 	return true;
 }
 
+/*
+ * Per-CPU requests. Each CPU owns a counter that it and its requests add
+ * to with plain loads and stores: ThreadSanitizer fails the suite if a
+ * request ever runs while its CPU touches the counter, and the totals
+ * fail it if a request is lost or runs twice.
+ */
+#define REQ_ADD		1000UL
+#define REQ_ROUNDS	200
+
+static DEFINE_PER_CPU(unsigned long, owned_count);	/* its CPU's, or a request's */
+static unsigned long req_local_total, req_sent_total;	/* atomics */
+static bool req_stop_flag, req_busy_go;			/* atomics */
+static unsigned int req_missed;				/* atomic */
+static pthread_barrier_t req_start;
+
+static void add_to_owned(unsigned int cpu, void *arg)
+{
+	per_cpu(owned_count, cpu) += (unsigned long)arg;
+}
+
+/* The owner's "fast path": a poll point, then plain work on its data. */
+static void owner_step(void)
+{
+	if (smp_request_pending())
+		smp_request_poll();
+	(*this_cpu_ptr(&owned_count))++;
+}
+
+/* Work, go away for a moment, send requests to everyone: all at once. */
+static void *request_worker(void *arg)
+{
+	unsigned long local = 0, sent = 0;
+	uint64_t rng = (uintptr_t)arg * 2654435761u + 1;
+	unsigned int cpu;
+
+	*this_cpu_ptr(&owned_count) = 0;
+	/* Every worker online before any sends: the counts below hold. */
+	smp_cpu_away();
+	pthread_barrier_wait(&req_start);
+	smp_cpu_back();
+	for (unsigned int r = 0; r < REQ_ROUNDS; r++) {
+		cpumask_t all;
+
+		for (unsigned int i = 0; i < 50; i++, local++)
+			owner_step();
+		rng = rng * 6364136223846793005ULL + 1;
+		if (rng >> 62 == 0) {
+			smp_cpu_away();
+			usleep(100);
+			smp_cpu_back();
+		}
+		cpumask_clear(&all);
+		for_each_online_cpu(cpu)
+			cpumask_set_cpu(cpu, &all);
+		__atomic_fetch_add(&req_missed, smp_request_cpus(&all,
+				   add_to_owned, (void *)REQ_ADD, NULL),
+				   __ATOMIC_RELAXED);
+		for_each_online_cpu(cpu)
+			sent++;
+	}
+	/* Keep answering until every sender is done. */
+	__atomic_fetch_add(&req_local_total, local, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&req_sent_total, sent, __ATOMIC_RELAXED);
+	smp_cpu_away();
+	while (!__atomic_load_n(&req_stop_flag, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	smp_cpu_back();
+	__atomic_fetch_add(&req_local_total, 0, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static unsigned long owned_sum;		/* under the hook's own CPU */
+
+static void sum_owned(unsigned int cpu)
+{
+	__atomic_fetch_add(&owned_sum, per_cpu(owned_count, cpu),
+			   __ATOMIC_RELAXED);
+}
+
+static bool requests_run_once_everywhere(void)
+{
+	static bool hooked;
+	pthread_t t[THREADS];
+
+	if (!hooked)
+		smp_register_cpu_dead(sum_owned);
+	hooked = true;
+	req_local_total = req_sent_total = owned_sum = 0;
+	req_missed = 0;
+	__atomic_store_n(&req_stop_flag, false, __ATOMIC_RELAXED);
+	*this_cpu_ptr(&owned_count) = 0;
+	pthread_barrier_init(&req_start, NULL, THREADS);
+	for (uintptr_t i = 0; i < THREADS; i++)
+		EXPECT(!pthread_create(&t[i], NULL, request_worker, (void *)i),
+		       "thread");
+	/* This CPU too gets requests: away, its senders serve them. */
+	smp_cpu_away();
+	/* All sent once every worker has added its totals. */
+	while (__atomic_load_n(&req_sent_total, __ATOMIC_RELAXED) <
+	       THREADS * REQ_ROUNDS * 2UL ||
+	       __atomic_load_n(&req_local_total, __ATOMIC_RELAXED) <
+	       THREADS * REQ_ROUNDS * 50UL)
+		usleep(1000);
+	__atomic_store_n(&req_stop_flag, true, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	smp_cpu_back();
+	pthread_barrier_destroy(&req_start);
+	owned_sum += *this_cpu_ptr(&owned_count);
+	EXPECT(req_missed == 0, "%u requests not answered", req_missed);
+	EXPECT(owned_sum == req_local_total + REQ_ADD * req_sent_total,
+	       "counters %lu, expected %lu local + %lu requests", owned_sum,
+	       req_local_total, req_sent_total);
+	return true;
+}
+
+/* A CPU busy in a loop with no poll point: the sender gives up, says so. */
+static void *busy_worker(void *arg)
+{
+	(void)arg;
+	*this_cpu_ptr(&owned_count) = 0;
+	__atomic_store_n(&req_busy_go, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&req_stop_flag, __ATOMIC_ACQUIRE))
+		;
+	owner_step();		/* a poll now finds the request withdrawn */
+	return NULL;
+}
+
+static bool unanswered_request_times_out(void)
+{
+	uint64_t saved = smp_request_timeout_ns;
+	cpumask_t all, missed;
+	unsigned int cpu, n;
+	pthread_t t;
+	char want[96];
+
+	owned_sum = 0;
+	__atomic_store_n(&req_stop_flag, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&req_busy_go, false, __ATOMIC_RELAXED);
+	EXPECT(!pthread_create(&t, NULL, busy_worker, NULL), "thread");
+	while (!__atomic_load_n(&req_busy_go, __ATOMIC_ACQUIRE))
+		usleep(100);
+	smp_request_timeout_ns = 100 * 1000 * 1000;
+	cpumask_clear(&all);
+	cpumask_clear(&missed);
+	for_each_online_cpu(cpu)
+		cpumask_set_cpu(cpu, &all);
+	console_clear();
+	n = smp_request_cpus(&all, add_to_owned, (void *)REQ_ADD, &missed);
+	EXPECT(n == 1, "%u CPUs did not answer, 1 expected", n);
+	for (cpu = 0; cpu < NR_CPUS && !cpumask_test_cpu(cpu, &missed); cpu++)
+		;
+	snprintf(want, sizeof(want), "smp: cpu %u did not answer a request "
+		 "within 100 ms", cpu);
+	EXPECT(console_says(want), "no \"%s\"", want);
+	snprintf(want, sizeof(want), "smp: cpu %u did not stop within 100 ms",
+		 cpu);
+	EXPECT(smp_stop_others(NULL) == 1 && console_says(want), "no \"%s\"",
+	       want);
+	smp_resume_others();
+	smp_request_timeout_ns = saved;
+	__atomic_store_n(&req_stop_flag, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	/* The busy CPU counted its one step, never the withdrawn request. */
+	EXPECT(owned_sum == 1, "the busy CPU's counter is %lu, 1 expected",
+	       owned_sum);
+	return true;
+}
+
+/* Stopped CPUs do not move: their counters read twice are equal. */
+static void *stepping_worker(void *arg)
+{
+	(void)arg;
+	*this_cpu_ptr(&owned_count) = 0;
+	while (!__atomic_load_n(&req_stop_flag, __ATOMIC_ACQUIRE)) {
+		owner_step();
+		if ((*this_cpu_ptr(&owned_count) & 1023) == 0) {
+			smp_cpu_away();
+			usleep(50);
+			smp_cpu_back();
+		}
+	}
+	return NULL;
+}
+
+static bool stopped_cpus_stay_still(void)
+{
+	pthread_t t[4];
+	unsigned int cpu;
+
+	owned_sum = 0;
+	__atomic_store_n(&req_stop_flag, false, __ATOMIC_RELAXED);
+	for (unsigned int i = 0; i < 4; i++)
+		EXPECT(!pthread_create(&t[i], NULL, stepping_worker, NULL),
+		       "thread");
+	for (unsigned int round = 0; round < 50; round++) {
+		unsigned long a = 0, b = 0;
+		cpumask_t stopped;
+
+		usleep(200);
+		EXPECT(smp_stop_others(&stopped) == 0, "a CPU did not stop");
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			if (cpumask_test_cpu(cpu, &stopped))
+				a += per_cpu(owned_count, cpu);
+		usleep(200);
+		for (cpu = 0; cpu < NR_CPUS; cpu++)
+			if (cpumask_test_cpu(cpu, &stopped))
+				b += per_cpu(owned_count, cpu);
+		smp_resume_others();
+		EXPECT(a == b, "round %u: counters moved while stopped", round);
+	}
+	__atomic_store_n(&req_stop_flag, true, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(spinlock_counts_exactly),
 	HOST_TEST(atomics_count_exactly),
@@ -339,6 +561,9 @@ static const struct host_test tests[] = {
 	HOST_TEST(cpu_dead_hook_runs_and_the_number_returns),
 	HOST_TEST(debug_checks_panic_with_both_cpus),
 	HOST_TEST(more_threads_than_nr_cpus_panics),
+	HOST_TEST(requests_run_once_everywhere),
+	HOST_TEST(unanswered_request_times_out),
+	HOST_TEST(stopped_cpus_stay_still),
 };
 
 int main(void)

@@ -75,10 +75,16 @@ static void hold_below_top(struct block_chain held[NR_PAGE_ORDERS])
 {
 	struct page *page;
 
+	/*
+	 * Straight from the buddy lists: a per-CPU refill would split
+	 * top-order blocks into more blocks to hold, until none is left.
+	 */
+	zone_pcp_disable();
 	/* Every order below the top, from the one just below it down. */
 	for (unsigned int o = MAX_PAGE_ORDER; o-- > 0;)
 		while (nr_free_blocks(o) && (page = alloc_pages(GFP_KERNEL, o)))
 			chain_push(&held[o], page_address(page));
+	zone_pcp_enable();
 }
 
 static void print_ticks(const char *what, unsigned int order, uint64_t ticks)
