@@ -305,13 +305,12 @@ __alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
 /*
  * The common case inline: a cached order, no zone restriction, and a
  * block on this CPU's list of the first zone of its node's zonelist. The
- * rest (a refill, another zone, a busy list, zeroing) is __alloc_pages().
+ * rest (a refill, another zone, a pending request, zeroing) is
+ * __alloc_pages().
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct pglist_data *pgdat = start_node(numa_node_id());
-	struct per_cpu_pages *pcp;
-	struct pcp_block *block;
 	struct zone *zone;
 	struct page *page;
 
@@ -321,19 +320,9 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	zone = pgdat->node_zonelist.zones[0];
 	if (unlikely(!zone))
 		return NULL;
-	pcp = this_cpu_ptr(zone->per_cpu_pageset);
-	if (unlikely(!spin_trylock(&pcp->lock)))
+	page = pcp_take(this_cpu_ptr(zone->per_cpu_pageset), order);
+	if (unlikely(!page))
 		return __alloc_pages(gfp, order, pgdat);
-	block = pcp->lists[order];
-	if (unlikely(!block)) {
-		spin_unlock(&pcp->lock);
-		return __alloc_pages(gfp, order, pgdat);
-	}
-	pcp->lists[order] = block->next;
-	WRITE_ONCE(pcp->count, pcp->count - (1 << order));
-	page = block->page;
-	set_pg_state(page, PG_ALLOC | order);
-	spin_unlock(&pcp->lock);
 	return page;
 }
 
