@@ -237,6 +237,16 @@ static int read_cpu(struct cpus_reader *r, int node)
 	return 0;
 }
 
+enum psci_conduit fdt_read_psci(const void *blob, size_t size)
+{
+	char error[BOOT_ERROR_LEN];
+	struct fdt fdt;
+
+	if (fdt_open(&fdt, blob, size, error))
+		return PSCI_CONDUIT_NONE;
+	return read_psci(&fdt);
+}
+
 int fdt_read_cpus(const void *blob, size_t size, unsigned long boot_hwid,
 		  struct boot_cpus *out)
 {

@@ -275,15 +275,6 @@ static bool slab_empty(struct slab *s)
 	return true;
 }
 
-/* Whether any object of @s is free in map[]: by its owner. */
-static bool slab_has_free(struct slab *s)
-{
-	for (unsigned int w = 0; w < s->cache->map_words; w++)
-		if (READ_ONCE(*slab_lmap(s, w)))
-			return true;
-	return false;
-}
-
 /*
  * slab_release - @s is empty, held by this CPU alone and on no list:
  * keep it as the cache's spare if it has none, else give it back.
@@ -580,23 +571,34 @@ static struct slab *cpu_partial_next(struct kmem_cache *cache,
 				     unsigned int cpu)
 {
 	struct slab **own = pc->partial[cache->slot], *pick = NULL, *victim;
+	unsigned int most = 0;
 	int at = -1;
 
+	/*
+	 * The one with the most free objects: one with a few would send the
+	 * CPU back here a few allocations later. Empty ones found after the
+	 * first pick are given back.
+	 */
 	for (int i = 0; i < SLAB_CPU_PARTIAL; i++) {
 		struct slab *t = own[i];
+		unsigned int n;
 
 		if (!t)
 			continue;
 		slab_collect_remote(t);
-		if (!slab_has_free(t))
+		n = slab_capacity(cache) - slab_inuse(t);
+		if (!n)
 			continue;
-		if (!pick) {
-			pick = t;
-			at = i;
-		} else if (slab_empty(t)) {
+		if (n == slab_capacity(cache) && pick) {
 			own[i] = NULL;
 			cpu_slab_disown(t);
 			slab_release(cache, t);
+			continue;
+		}
+		if (n > most) {
+			pick = t;
+			most = n;
+			at = i;
 		}
 	}
 	c->word = NULL;

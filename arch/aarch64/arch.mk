@@ -40,9 +40,12 @@ qemu_cpu_4K	:= cortex-a57
 qemu_cpu_16K	:= max
 qemu_cpu_64K	:= cortex-a57
 QEMU		:= qemu-system-aarch64
-QEMU_MACHINE_ARGS := $(BOARD_QEMU_ARGS) -cpu $(qemu_cpu_$(PAGE_SIZE)) \
+# A board whose SoC fixes the core says which (BOARD_CPU: QEMU ignores
+# -cpu there), and may load the kernel its own way (BOARD_KERNEL_ARGS).
+QEMU_MACHINE_ARGS := $(BOARD_QEMU_ARGS) \
+		     -cpu $(or $(BOARD_CPU),$(qemu_cpu_$(PAGE_SIZE))) \
 		     -semihosting-config enable=on,target=native
-QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
+QEMU_KERNEL_ARGS = $(or $(BOARD_KERNEL_ARGS),-kernel $(KERNEL_ELF))
 # BOOT=uboot (mk/uboot.mk): Debian's U-Boot for QEMU as the firmware, at
 # EL1 (virt without virtualization=on has no EL2 for it), booting the
 # Image from a disk with booti; x0 = the device tree.

@@ -37,6 +37,7 @@
  * the board knows.) Until then every address is PC-relative (adr, adrp).
  */
 #include <arch/poweroff.h>
+#include "image.h"
 #include "sysreg.h"
 
 /* Image flags: little endian, page size (1 = 4K, 2 = 16K, 3 = 64K), anywhere. */
@@ -53,7 +54,7 @@ _start:
 	/* code0: "MZ", the PE signature (efi_header.S); changes only flags. */
 	ccmp	x18, #0, #0xd, pl
 	b	primary_entry		/* code1 */
-	.quad	0x200000		/* text_offset: 2 MiB into RAM */
+	.quad	IMAGE_TEXT_OFFSET	/* text_offset: 2 MiB into RAM */
 	/* image_size (_end - _start, BSS too): linker/image.lds.S writes it. */
 
 	.section .text.head.tail, "ax"

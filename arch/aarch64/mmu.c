@@ -3,10 +3,10 @@
  * translation granule (4K, 16K or 64K pages).
  *
  * boot_main() calls arch_mmu_init() once memblock knows the RAM (see
- * <arch/mmu.h>). This first version maps a fixed window, the first
- * 512 GiB of physical address space or the CPU's physical address size if
- * smaller (39-bit VA = PA, TTBR0 only), with the largest blocks the
- * granule has, in static tables (no memblock allocation):
+ * <arch/mmu.h>). The map covers a fixed window, the first 512 GiB of
+ * physical address space or the CPU's physical address size if smaller
+ * (39-bit VA = PA, TTBR0 only), with the largest blocks the granule has,
+ * in a static top table:
  *
  *   granule  block            tables
  *   4K       1 GiB, level 1   one level-1 table, 512 blocks
@@ -14,15 +14,20 @@
  *                             tables (16K has no level-1 blocks)
  *   64K      512 MiB, level 2 one level-2 table, 1024 blocks
  *
- * Below VIRT_RAM_BASE (QEMU virt: the PL011, the GIC, PCIe, flash) is
- * Device-nGnRnE and never executable; from VIRT_RAM_BASE up is Normal
- * write-back, executable. Blocks beyond the CPU's physical address size
- * stay invalid. RAM beyond the window is reported and removed from
- * memblock, so it is never handed out. Caveat: addresses above the end of
- * RAM are Normal too,
- * which on hardware could let the CPU speculate into MMIO placed there
- * (QEMU virt's high PCIe window); a later version should map only the
- * memory banks the DTB lists.
+ * What is Normal comes from the memory map, not from a constant: a block
+ * is Normal write-back (executable) when memblock's memory (the DTB's
+ * memory nodes, the EFI map) covers all of it, Device-nGnRnE (never
+ * executable) when it covers none of it; a block it covers in part is
+ * split into a next-level table, down to pages, whose tables come from
+ * memblock. So a board with RAM at 0 and its peripherals right above RAM
+ * in the same 1 GiB (Raspberry Pi 3: RAM to 0x3c000000, MMIO from
+ * 0x3f000000) gets both right, and nothing past the end of RAM is Normal,
+ * where the CPU could otherwise speculate into MMIO. A page that RAM
+ * covers only in part is Device (the allocator never uses a part-page).
+ * no-map regions are Device too: never cached, never speculated into,
+ * and the allocator never hands them out. Blocks beyond the CPU's
+ * physical address size stay invalid. RAM beyond the window is reported
+ * and removed from memblock, so it is never handed out.
  */
 #include <arch/geometry.h>
 #include <arch/memory.h>
@@ -32,9 +37,9 @@
 #include <lib/printk.h>
 #include <mm/memblock.h>
 #include <mm/page_alloc.h>
-#include "platform.h"
 #include "stack_alias.h"
 #include "sysreg.h"
+#include "translate.h"
 
 #define PAGE_SIZE_BYTES	(1UL << PAGE_SHIFT)
 
@@ -83,10 +88,9 @@
 #define TCR_SH1_INNER	(3UL << 28)
 #define TCR_IPS_SHIFT	32
 
-#define DEVICE_BLOCK	(PTE_BLOCK | PTE_ATTRINDX(MAIR_DEVICE) | PTE_AF | \
-			 PTE_PXN | PTE_UXN)
-#define NORMAL_BLOCK	(PTE_BLOCK | PTE_ATTRINDX(MAIR_NORMAL) | PTE_AF | \
-			 PTE_SH_INNER)
+/* A block or page's attributes; PTE_BLOCK or PTE_PAGE makes it a leaf. */
+#define DEVICE_ATTRS	(PTE_ATTRINDX(MAIR_DEVICE) | PTE_AF | PTE_PXN | PTE_UXN)
+#define NORMAL_ATTRS	(PTE_ATTRINDX(MAIR_NORMAL) | PTE_AF | PTE_SH_INNER)
 /* A stack page: Normal like the identity map's RAM, never executable. */
 #define STACK_PAGE	(PTE_PAGE | PTE_ATTRINDX(MAIR_NORMAL) | PTE_AF | \
 			 PTE_SH_INNER | PTE_PXN | PTE_UXN)
@@ -137,18 +141,85 @@ static bool granule_supported(unsigned long mmfr0)
 	}
 }
 
+enum ram_cover { COVER_NONE, COVER_PART, COVER_ALL };
+
+/* How much of [@start, @end) the mapped RAM (memory, not no-map) covers. */
+static enum ram_cover ram_cover(phys_addr_t start, phys_addr_t end)
+{
+	phys_addr_t covered = 0, rs, re;
+	uint64_t i;
+
+	for_each_mem_range(i, &rs, &re) {
+		if (re <= start)
+			continue;
+		if (rs >= end)
+			break;
+		covered += MIN(re, end) - MAX(rs, start);
+	}
+	return !covered ? COVER_NONE
+			: covered == end - start ? COVER_ALL : COVER_PART;
+}
+
+/*
+ * Drop whatever the caches may hold for [@p, @p + @len): it was written
+ * with the MMU and caches off, straight to memory, and nothing stale may
+ * shadow it once they are on.
+ */
+static void invalidate_dcache_range(uintptr_t p, size_t len)
+{
+	unsigned long line = 4UL << (read_sysreg(ctr_el0) >> 16 & 0xf);
+	uintptr_t end = p + len;
+
+	for (p = ALIGN_DOWN(p, line); p < end; p += line)
+		__asm__ volatile("dc ivac, %0" ::"r"(p) : "memory");
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+
+/* Written by the boot CPU in arch_mmu_init() only; translate.h. */
+phys_addr_t aarch64_mmu_limit;
+unsigned int aarch64_mmu_split_tables;
+
+/*
+ * Fill @nr entries of @table, entry i mapping @base + (i << @shift),
+ * as the memory map says (see the top of this file).
+ */
+static void map_entries(uint64_t *table, unsigned long nr, phys_addr_t base,
+			unsigned int shift)
+{
+	uint64_t leaf = shift == PAGE_SHIFT ? PTE_PAGE : PTE_BLOCK;
+
+	for (unsigned long i = 0; i < nr; i++) {
+		phys_addr_t pa = base + ((phys_addr_t)i << shift);
+		enum ram_cover cover = ram_cover(pa, pa + (1UL << shift));
+		uint64_t *next;
+		phys_addr_t next_pa;
+
+		if (cover != COVER_PART || shift == PAGE_SHIFT) {
+			table[i] = pa | leaf | (cover == COVER_ALL ? NORMAL_ATTRS
+								  : DEVICE_ATTRS);
+			continue;
+		}
+		/* Identity-mapped and the MMU off: the address is the table. */
+		next_pa = memblock_phys_alloc(PAGE_SIZE_BYTES, PAGE_SIZE_BYTES);
+		if (!next_pa)
+			panic("no memory for a page table splitting the block "
+			      "at %#llx into RAM and device memory",
+			      (unsigned long long)pa);
+		next = phys_to_virt(next_pa);
+		map_entries(next, ENTRIES_PER_TABLE, pa, shift - LEVEL_BITS);
+		invalidate_dcache_range((uintptr_t)next, PAGE_SIZE_BYTES);
+		table[i] = next_pa | PTE_TABLE;
+		aarch64_mmu_split_tables++;
+	}
+}
+
 static void fill_tables(unsigned int pa_bits)
 {
 	unsigned long nr_valid = NR_BLOCKS;
 
 	if (pa_bits < VA_BITS)
 		nr_valid = 1UL << (pa_bits - BLOCK_SHIFT);
-	for (unsigned long i = 0; i < nr_valid; i++) {
-		phys_addr_t pa = (phys_addr_t)i << BLOCK_SHIFT;
-
-		block_tables[i] = pa | (pa < VIRT_RAM_BASE ? DEVICE_BLOCK
-							   : NORMAL_BLOCK);
-	}
+	map_entries(block_tables, nr_valid, 0, BLOCK_SHIFT);
 	if (NR_BLOCK_TABLES == 1)
 		return;
 	for (unsigned long t = 0; t < NR_BLOCK_TABLES; t++)
@@ -170,18 +241,12 @@ static void remove_unmapped_ram(phys_addr_t limit)
 }
 
 /*
- * Everything written so far went to memory uncached. Drop whatever the
- * caches may still hold for the image (BSS, the tables, the stacks), so
- * that nothing stale shadows it once they are on.
+ * Everything written so far went to memory uncached: the image's BSS,
+ * tables and stacks as well.
  */
 static void invalidate_image_dcache(void)
 {
-	unsigned long line = 4UL << (read_sysreg(ctr_el0) >> 16 & 0xf);
-	uintptr_t p = ALIGN_DOWN((uintptr_t)_start, line);
-
-	for (; p < (uintptr_t)_end; p += line)
-		__asm__ volatile("dc ivac, %0" ::"r"(p) : "memory");
-	__asm__ volatile("dsb sy" ::: "memory");
+	invalidate_dcache_range((uintptr_t)_start, _end - _start);
 }
 
 void arch_mmu_init(void)
@@ -196,9 +261,11 @@ void arch_mmu_init(void)
 		      "or run on a CPU that has it (QEMU: -cpu max)",
 		      PAGE_SIZE_BYTES >> 10, mmfr0);
 
+	aarch64_mmu_limit = (phys_addr_t)1 << MIN(pa_range_bits[range],
+						  (unsigned char)VA_BITS);
+	/* First, so that no split table comes from RAM the map cannot reach. */
+	remove_unmapped_ram(aarch64_mmu_limit);
 	fill_tables(pa_range_bits[range]);
-	remove_unmapped_ram((phys_addr_t)1 << MIN(pa_range_bits[range],
-						 (unsigned char)VA_BITS));
 	invalidate_image_dcache();
 	write_sysreg(MAIR_VALUE, mair_el1);
 	write_sysreg(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA |

@@ -31,12 +31,12 @@ aarch64_poweroff:
 /*
  * aarch64_psci_call - x0 = PSCI function id, x1-x3 its arguments; returns
  * the result in x0, or -1 (NOT_SUPPORTED) when the conduit is missing
- * (the hvc/smc is undefined). The conduit is the one the device tree's
- * /psci names once smp.c has read it (aarch64_psci_conduit: 1 hvc, 2 smc,
- * enum psci_conduit's values); before that, or when the tree names none,
- * it follows the EL the stub was entered at: hvc from EL1, smc after an
- * EL2 entry (QEMU's choice with virtualization=on; our EL2 is no
- * hypervisor). No stack; clobbers x0-x17 as SMCCC allows.
+ * (the hvc/smc is undefined) or the device tree has no /psci. The
+ * conduit is the one the tree's /psci names (aarch64_psci_conduit, psci.h:
+ * 1 hvc, 2 smc, enum psci_conduit's values; 3 none); without a tree it
+ * follows the EL the stub was entered at: hvc from EL1, smc after an EL2
+ * entry (QEMU's choice with virtualization=on; our EL2 is no hypervisor).
+ * No stack; clobbers x0-x17 as SMCCC allows.
  */
 	.globl	aarch64_psci_call
 aarch64_psci_call:
@@ -65,7 +65,8 @@ semihosting_exit_args:
 	.quad	ADP_STOPPED_APPLICATION_EXIT
 	.quad	0			/* the exit status, filled in above */
 
-	/* Written once by the boot CPU before it starts any other CPU. */
+	/* Written by the boot CPU at entry (cpu.c) and before it starts any
+	 * other CPU (smp.c); .data: written before BSS is checked. */
 	.balign	4
 	.globl	aarch64_psci_conduit
 aarch64_psci_conduit:

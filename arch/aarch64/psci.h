@@ -3,15 +3,20 @@
  * the firmware service that powers CPUs on and the machine off.
  *
  * aarch64_psci_call() (poweroff.S) makes the call through the conduit the
- * device tree's /psci names (aarch64_psci_conduit, written by smp.c before
- * any other CPU runs), or, until then, the one the entry EL implies.
+ * device tree's /psci names (aarch64_psci_conduit, written at entry by
+ * cpu.c and again by smp.c before any other CPU runs), none when it has
+ * no /psci, or the one the entry EL implies when there is no tree.
  */
 #ifndef AARCH64_PSCI_H
 #define AARCH64_PSCI_H
 
 #ifndef __ASSEMBLY__
 
-/* enum psci_conduit's value (<boot/cpus.h>), or 0: follow the entry EL. */
+/*
+ * enum psci_conduit's value (<boot/cpus.h>) the device tree's /psci names
+ * (read at entry, cpu.c), AARCH64_PSCI_ABSENT when the tree has no /psci,
+ * or 0 when no tree said (an ELF boot without one): follow the entry EL.
+ */
 extern unsigned int aarch64_psci_conduit;
 
 /*
@@ -23,6 +28,9 @@ int aarch64_psci_call(unsigned long fn, unsigned long a1, unsigned long a2,
 		      unsigned long a3);
 
 #endif
+
+/* aarch64_psci_conduit: the device tree has no /psci (not 1 or 2). */
+#define AARCH64_PSCI_ABSENT		3
 
 /* PSCI's return codes. */
 #define PSCI_RET_SUCCESS		0

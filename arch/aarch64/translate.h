@@ -17,6 +17,14 @@ static inline unsigned long translate(uintptr_t va)
 	return read_sysreg(par_el1);
 }
 
+/*
+ * What arch_mmu_init() (mmu.c) made, for the selftests: the end of the
+ * identity map, and how many next-level tables split a block that RAM
+ * covers in part.
+ */
+extern phys_addr_t aarch64_mmu_limit;
+extern unsigned int aarch64_mmu_split_tables;
+
 #define PAR_FAULT		1UL
 #define PAR_PA(par)		((par) & 0xfffffffff000UL)
 #define PAR_ATTR(par)		((par) >> 56)

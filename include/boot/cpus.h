@@ -62,6 +62,14 @@ int fdt_read_cpus(const void *fdt, size_t size, unsigned long boot_hwid,
 		  struct boot_cpus *out);
 
 /*
+ * fdt_read_psci - the conduit the device tree's /psci names (@size bytes
+ * at most), before anything else is read: what firmware calls may be made
+ * through. PSCI_CONDUIT_NONE for no /psci, no method, or a tree that does
+ * not open (whose reader reports it later).
+ */
+enum psci_conduit fdt_read_psci(const void *fdt, size_t size);
+
+/*
  * acpi_read_cpus - fill @out from the MADT that the RSDP at @rsdp leads
  * to. Return: as fdt_read_cpus(); -ENOENT for no RSDP or no MADT.
  */

@@ -12,8 +12,10 @@
 #include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/memory.h>
+#include <lib/ktap.h>
 #include <lib/printk.h>
 #include <lib/string.h>
+#include <mm/memblock.h>
 #include <selftest/selftest.h>
 
 static volatile uint64_t bss_canary;
@@ -23,6 +25,26 @@ SELFTEST(boot_bss_cleared, STAGE_BOOT)
 	SELFTEST_EXPECT(selftest_boot_facts.bss_was_clear,
 			"BSS was not all zero when boot_main() was entered");
 	SELFTEST_EXPECT(bss_canary == 0, "a BSS variable is not zero");
+	return true;
+}
+
+/*
+ * The page-0 policy (memblock_free_all(), <mm/memblock.h>): where RAM
+ * starts at physical 0 (Raspberry Pi 3, ZynqMP, a PC) and 0 is the NULL
+ * pointer, page 0 is reserved, so the allocator never hands out a block
+ * whose address is NULL. integrity_exhaust_write then checks that no page
+ * handed out has address NULL.
+ */
+SELFTEST(boot_page0_kept_out, STAGE_BOOT)
+{
+	if (phys_to_virt(0))
+		return selftest_skip("physical 0 is not NULL here");
+	if (!memblock_is_memory(0))
+		return selftest_skip("no RAM at physical 0 (RAM starts at %#llx)",
+				     (unsigned long long)memblock_start_of_DRAM());
+	SELFTEST_EXPECT(memblock_is_region_reserved(0, PAGE_SIZE),
+			"page 0 is RAM, NULL, and not reserved");
+	ktap_diag("RAM at physical 0: page 0 reserved");
 	return true;
 }
 

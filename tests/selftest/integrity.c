@@ -72,6 +72,9 @@ SELFTEST(integrity_exhaust_write, STAGE_INTEGRITY)
 	while ((page = alloc_pages(__GFP_NOWARN, 0))) {
 		uint64_t *p = page_address(page);
 
+		/* The page-0 policy (boot_page0_kept_out): never NULL. */
+		SELFTEST_EXPECT(p, "pfn %#lx handed out: its address is NULL",
+				page_to_pfn(page));
 		if (misplaced < 4 && !block_placement_ok(page, 0))
 			misplaced++;
 		chain_push(&run.chain, p);

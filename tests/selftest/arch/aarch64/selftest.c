@@ -5,6 +5,7 @@
 #include <arch/fixup.h>
 #include <arch/memory.h>
 #include <lib/ktap.h>
+#include <mm/memblock.h>
 #include <platform/console.h>
 #include <selftest/selftest.h>
 #include "sysreg.h"
@@ -58,10 +59,63 @@ SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 	SELFTEST_EXPECT(console && !console->port_io,
 			"no memory-mapped console to translate");
 	par = translate(uart);
-	SELFTEST_EXPECT(!(par & PAR_FAULT) && PAR_PA(par) == uart,
+	/* PAR holds the page: the mini-UART sits at 0x3f215040. */
+	SELFTEST_EXPECT(!(par & PAR_FAULT) &&
+				PAR_PA(par) == ALIGN_DOWN(uart, 4096),
 			"the UART at %#lx translates to PAR %#lx", uart, par);
 	SELFTEST_EXPECT(PAR_ATTR(par) == 0x00,
 			"the UART is not Device-nGnRnE (MAIR attr %#lx)",
 			PAR_ATTR(par));
+	return true;
+}
+
+/* @pa maps to itself with MAIR attribute @attr (0xff Normal, 0 Device). */
+static bool maps_as(phys_addr_t pa, unsigned long attr, const char *what)
+{
+	unsigned long par = translate((uintptr_t)pa);
+
+	SELFTEST_EXPECT(!(par & PAR_FAULT) && PAR_PA(par) == pa &&
+				PAR_ATTR(par) == attr,
+			"%s %#llx: PAR %#lx, expected attribute %#lx",
+			what, (unsigned long long)pa, par, attr);
+	return true;
+}
+
+/*
+ * The Device/Normal split follows the memory map (mmu.c): the first and
+ * last page of every RAM range are Normal, the page right after it and
+ * the one right before it, when they are not RAM, are Device. On QEMU's
+ * virt that is the flash below 0x40000000 and the gap above RAM; on the
+ * Raspberry Pi 3 the peripherals above 0x3c000000 in RAM's own 1 GiB.
+ */
+SELFTEST(aarch64_mmu_follows_memory, STAGE_BOOT)
+{
+	phys_addr_t start, end, limit = aarch64_mmu_limit;
+	unsigned int ranges = 0, devices = 0;
+	uint64_t i;
+
+	for_each_mem_range(i, &start, &end) {
+		start = ALIGN_UP(start, PAGE_SIZE);
+		end = ALIGN_DOWN(end, PAGE_SIZE);
+		if (start >= end || end > limit)
+			continue;
+		ranges++;
+		if (!maps_as(start, 0xff, "the first RAM page") ||
+		    !maps_as(end - PAGE_SIZE, 0xff, "the last RAM page"))
+			return false;
+		if (end < limit && !memblock_is_memory(end)) {
+			devices++;
+			if (!maps_as(end, 0x00, "the page after RAM"))
+				return false;
+		}
+		if (start && !memblock_is_memory(start - 1)) {
+			devices++;
+			if (!maps_as(start - PAGE_SIZE, 0x00, "the page before RAM"))
+				return false;
+		}
+	}
+	ktap_diag("%u RAM ranges Normal at both ends, %u neighbours Device, "
+		  "%u split tables", ranges, devices, aarch64_mmu_split_tables);
+	SELFTEST_EXPECT(ranges, "no RAM range to check");
 	return true;
 }

@@ -186,6 +186,8 @@ SELFTEST(aarch64_psci_error_reported, STAGE_BOOT)
 
 	if (cpu >= NR_CPUS)
 		return selftest_skip("no secondary CPU online");
+	if (selftest_boot_facts.cpus->psci == PSCI_CONDUIT_NONE)
+		return selftest_skip("no /psci: the CPUs started another way");
 	ktap_diag("PSCI CPU_ON for cpu %u, which is on: an error line follows",
 		  cpu);
 	ret = aarch64_psci_cpu_on(cpu, cpu_hwid(cpu),

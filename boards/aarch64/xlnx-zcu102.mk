@@ -1,0 +1,43 @@
+# xlnx-zcu102.mk - QEMU's model of Xilinx's ZCU102 (ZynqMP: four
+# Cortex-A53; DDR at physical 0 up to 2 GiB and from 32 GiB,
+# 0x800000000, above that; Cadence UARTs), booted with the board's own
+# device tree from Debian's arm64 kernel package
+# (tests/fixtures/boards/xilinx-zynqmp-zcu102-rev1.0.dtb).
+#
+# Entered at EL2 (virtualization=on: what the ZynqMP's ATF does for its
+# payload); QEMU answers PSCI over smc, the conduit the DTB's /psci names,
+# and starts CPUs 1-3 with CPU_ON. Console: the DTB's stdout-path,
+# serial0, the Cadence UART at 0xff000000. Exit: semihosting.
+#
+# What the build changes in the DTB, with fdtput, as the firmware would:
+# the memory node. The board's DTB lists 2 GiB at 0 and 2 GiB at 32 GiB
+# (a 4 GiB ZCU102); the build lists 128 MiB of each, within the RAM QEMU
+# gives with -m 2176M (2 GiB at 0 and 128 MiB at 32 GiB), so that the
+# boot, which writes every free page, stays small.
+#
+# How it is loaded: QEMU's -dtb would replace the memory node with one
+# bank from 0 of the -m size (QEMU 7.2 knows nothing of the ZynqMP's
+# second bank), so the DTB goes in with QEMU's loader device instead,
+# 2 MiB below the Image, where the kernel looks for it when x0 is 0
+# (arch/aarch64/cpu.c); the Image goes in with a loader that starts the
+# CPU there, as a boot loader jumps to it. At 0x4200000, not 0x200000:
+# page 0 stays free RAM, so the page-0 policy is what keeps it out.
+
+ZCU102_DTB_SRC	:= tests/fixtures/boards/xilinx-zynqmp-zcu102-rev1.0.dtb
+BOARD_DTB	= $(BUILD_ROOT)/boards/aarch64-xlnx-zcu102.dtb
+BOARD_IMAGES	= $(BOARD_DTB)
+# -audiodev: the model's DisplayPort has audio, which QEMU would open.
+BOARD_QEMU_ARGS	:= -M xlnx-zcu102,virtualization=on -audiodev none,id=snd0
+BOARD_KERNEL_ARGS = -device loader,file=$(BUILD_DIR)/Image,addr=0x4200000,cpu-num=0 \
+		    -device loader,file=$(BOARD_DTB),addr=0x4000000,force-raw=on
+BOARD_CPU	:= cortex-a53
+BOARD_EARLYCON	:= cdns,0xff000000
+MEM		?= 2176M
+SMP		?= 4
+
+$(BUILD_ROOT)/boards/aarch64-xlnx-zcu102.dtb: $(ZCU102_DTB_SRC) boards/aarch64/xlnx-zcu102.mk
+	@mkdir -p $(dir $@)
+	$(Q)echo "  DTB     $@ (fdtput: /memory@0 reg, 128 MiB at 0 and at 32 GiB)"
+	$(Q)cp $< $@.tmp
+	$(Q)fdtput -t x $@.tmp /memory@0 reg 0 0 0 0x8000000 8 0 0 0x8000000
+	$(Q)mv $@.tmp $@
