@@ -15,7 +15,7 @@ int nr_node_ids = 1;
 
 /* Written on the boot CPU before secondaries start; read-only after. */
 static uint8_t numa_distance[MAX_NUMNODES][MAX_NUMNODES];
-static int16_t cpu_node[NR_CPUS];
+int16_t __cpu_numa_node[NR_CPUS];
 
 static bool nid_valid(int nid)
 {
@@ -69,18 +69,13 @@ int numa_set_distance(int from, int to, int distance)
 	return 0;
 }
 
-int cpu_to_node(unsigned int cpu)
-{
-	return cpu < NR_CPUS ? cpu_node[cpu] : 0;
-}
-
 int set_cpu_numa_node(unsigned int cpu, int nid)
 {
 	if (cpu >= NR_CPUS || !nid_valid(nid)) {
 		pr_err("numa: cpu %u in node %d: out of range\n", cpu, nid);
 		return -EINVAL;
 	}
-	cpu_node[cpu] = (int16_t)nid;
+	__cpu_numa_node[cpu] = (int16_t)nid;
 	return 0;
 }
 
@@ -93,5 +88,5 @@ void numa_reset(void)
 		for (int j = 0; j < MAX_NUMNODES; j++)
 			numa_distance[i][j] = 0;
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		cpu_node[cpu] = 0;
+		__cpu_numa_node[cpu] = 0;
 }

@@ -45,10 +45,6 @@ void zone_init_lists(struct zone *zone)
 	}
 }
 
-int numa_node_id(void)
-{
-	return cpu_to_node(smp_processor_id());
-}
 
 static inline uintptr_t node_check(const struct free_block *node,
 				   const struct page *page)
@@ -270,10 +266,13 @@ refuse_node(gfp_t gfp, int nid)
 	return NULL;
 }
 
-/* The pg_data_t an allocation for @nid starts at, or NULL. */
+/*
+ * The pg_data_t an allocation for @nid, a CPU's node (so in range:
+ * set_cpu_numa_node() checks it), starts at, or NULL.
+ */
 static inline struct pglist_data *start_node(int nid)
 {
-	struct pglist_data *pgdat = NODE_DATA(nid);
+	struct pglist_data *pgdat = node_data[nid];
 
 	/* A CPU in a node without a pg_data_t: where node-less memory is. */
 	return pgdat ? pgdat : NODE_DATA(page_allocator.default_nid);
@@ -284,7 +283,7 @@ static inline struct pglist_data *start_node(int nid)
  * every CPU go back to the buddy lists (where they may merge) and the
  * zonelist is walked again.
  */
-static inline __attribute__((always_inline)) struct page *
+static __attribute__((noinline)) struct page *
 __alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
 {
 	struct page *page;
@@ -303,9 +302,28 @@ __alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
 	return page;
 }
 
+/*
+ * The common case inline: a cached order, no zone restriction, and a
+ * block on this CPU's list of the first zone of its node's zonelist. The
+ * rest (a refill, another zone, a pending request, zeroing) is
+ * __alloc_pages().
+ */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	return __alloc_pages(gfp, order, start_node(numa_node_id()));
+	struct pglist_data *pgdat = start_node(numa_node_id());
+	struct zone *zone;
+	struct page *page;
+
+	if (unlikely(order >= NR_PCP_ORDERS || !pgdat ||
+		     (gfp & (__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO))))
+		return __alloc_pages(gfp, order, pgdat);
+	zone = pgdat->node_zonelist.zones[0];
+	if (unlikely(!zone))
+		return NULL;
+	page = pcp_take(this_cpu_ptr(zone->per_cpu_pageset), order);
+	if (unlikely(!page))
+		return __alloc_pages(gfp, order, pgdat);
+	return page;
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)

@@ -19,6 +19,7 @@
 #include <lib/types.h>
 #include <mm/numa.h>
 #include <mm/page_order.h>
+#include <smp/smp.h>
 #include <smp/spinlock.h>
 
 enum zone_type {
@@ -153,7 +154,10 @@ static inline int page_to_nid(const struct page *page)
  */
 void build_all_zonelists(void);
 
-/* The node of the calling CPU: cpu_to_node(smp_processor_id()). */
-int numa_node_id(void);
+/* The node of the calling CPU. */
+static inline int numa_node_id(void)
+{
+	return cpu_to_node(smp_processor_id());
+}
 
 #endif /* MM_MMZONE_H */

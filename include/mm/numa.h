@@ -102,8 +102,16 @@ int node_distance(int from, int to);
  */
 int numa_set_distance(int from, int to, int distance);
 
-/* cpu_to_node - the node of logical CPU @cpu: 0 until set. */
-int cpu_to_node(unsigned int cpu);
+/*
+ * cpu_to_node - the node of logical CPU @cpu: 0 until set. Inline: every
+ * alloc_pages() asks it for the calling CPU.
+ */
+extern int16_t __cpu_numa_node[NR_CPUS];
+
+static inline int cpu_to_node(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? __cpu_numa_node[cpu] : 0;
+}
 /* set_cpu_numa_node - -EINVAL for a CPU or node out of range. */
 int set_cpu_numa_node(unsigned int cpu, int nid);
 

@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import dataclass
 
 import matrix
+import numa_expect
 import process
 from ktap import Ktap
 from verdict import HOST_PROGRAM, QEMU_GUEST, QEMU_GUEST_NO_EXIT, Judge, Verdict
@@ -106,6 +107,12 @@ class QemuBoot:
         except ValueError:
             return failed_run(f"EXPECT_CPUS={values.get('EXPECT_CPUS')!r} "
                               "is not a CPU count", info.stdout, log)
+        cmd = shlex.split(values["QEMU_CMD"])
+        try:
+            expect_numa = numa_expect.from_qemu_args(cmd)
+        except (ValueError, KeyError) as e:
+            return failed_run(f"the -numa options cannot be read: {e}",
+                              info.stdout, log)
         built = self._build(log, values.get("BUILD_DIR", ""))
         if built.returncode != 0:
             return failed_run(f"build failed: make {args} exited "
@@ -113,5 +120,5 @@ class QemuBoot:
         # A board without an exit device (BOARD_EXIT_DEVICE=none).
         convention = (QEMU_GUEST_NO_EXIT if values.get("EXIT_DEVICE") == "none"
                       else QEMU_GUEST)
-        return process.run(shlex.split(values["QEMU_CMD"]),
-                           Judge(convention, expect_cpus), timeout, log)
+        return process.run(cmd, Judge(convention, expect_cpus, expect_numa),
+                           timeout, log)

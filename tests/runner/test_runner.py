@@ -23,6 +23,7 @@ sys.path.insert(0, HERE)
 
 import console  # noqa: E402
 import matrix  # noqa: E402
+import numa_expect  # noqa: E402
 import process  # noqa: E402
 from ktap import KtapWriter  # noqa: E402
 from verdict import HOST_PROGRAM, QEMU_GUEST, QEMU_GUEST_NO_EXIT, Judge  # noqa: E402
@@ -358,6 +359,71 @@ class HostPrograms(VerdictCase):
         v = judge.finish(0, 10)
         self.assertFalse(v.ok)
         self.assertIn("sanitizer report", v.reasons[0])
+
+
+class ExpectedNuma(unittest.TestCase):
+    """A -numa machine passes only when the guest shows that topology."""
+
+    QEMU = ("qemu -m 256M -object memory-backend-ram,id=m0,size=98M "
+            "-object memory-backend-ram,id=m1,size=158M "
+            "-numa node,nodeid=0,memdev=m0,cpus=0 "
+            "-numa node,nodeid=1,memdev=m1,cpus=1-2 "
+            "-numa dist,src=0,dst=1,val=21").split()
+    GUEST = ["numa: 2 nodes online",
+             "numa: node 0: 99967 KiB memory, cpus 0",
+             "numa: node 1: 161792 KiB memory, cpus 1 2",
+             "numa: cpu 0 (hwid 0x0): node 0",
+             "numa: cpu 1 (hwid 0x1): node 1",
+             "numa: cpu 2 (hwid 0x2): node 1",
+             "numa: distances from node 0: 10 21",
+             "numa: distances from node 1: 21 10"]
+
+    def problems(self, lines, args=None):
+        topo = numa_expect.from_qemu_args(args or self.QEMU)
+        watch = numa_expect.NumaWatch(topo)
+        for line in lines:
+            watch.feed(line)
+        return watch.problems()
+
+    def test_parse(self):
+        topo = numa_expect.from_qemu_args(self.QEMU)
+        self.assertEqual(topo.memory_kib, {0: 98 << 10, 1: 158 << 10})
+        self.assertEqual(topo.cpu_node, {0: 0, 1: 1, 2: 1})
+        self.assertEqual(topo.dist(1, 0), 21)
+        self.assertIsNone(numa_expect.from_qemu_args(["qemu", "-m", "1G"]))
+        with self.assertRaises(ValueError):
+            numa_expect.from_qemu_args(["-numa", "node,memdev=nope"])
+
+    def test_the_same_passes(self):
+        self.assertEqual(self.problems(self.GUEST), [])
+
+    def test_each_difference_fails(self):
+        def changed(old, new):
+            return [line.replace(old, new) for line in self.GUEST]
+        self.assertIn("no 'numa: N nodes online' line",
+                      self.problems(self.GUEST[1:])[0])
+        self.assertIn("nodes [0], expected [0, 1]",
+                      self.problems(self.GUEST[:2] + ["numa: 1 nodes online"])[0])
+        self.assertIn("node 1: 159000 KiB", self.problems(
+            changed("161792 KiB", "159000 KiB"))[0])
+        self.assertIn("node 1: 161793 KiB", self.problems(
+            changed("161792 KiB", "161793 KiB"))[0])
+        self.assertIn("cpu hwid 0x2 in node 0", self.problems(
+            changed("(hwid 0x2): node 1", "(hwid 0x2): node 0"))[0])
+        self.assertIn("expected [21, 10]", self.problems(
+            changed("node 1: 21 10", "node 1: 20 10"))[0])
+        # Without -numa dist the guest must show the default, 20.
+        self.assertIn("expected [10, 20]",
+                      self.problems(self.GUEST, self.QEMU[:-2])[0])
+
+    def test_judge_fails_the_run(self):
+        judge = Judge(QEMU_GUEST, None,
+                      numa_expect.from_qemu_args(self.QEMU))
+        for line in ["KTAP version 1", "1..1", "ok 1 x"] + self.GUEST[:-1]:
+            judge.feed(line)
+        verdict = judge.finish(33, 10)
+        self.assertFalse(verdict.ok)
+        self.assertIn("distances from node 1: None", verdict.reasons[0])
 
 
 class Console(unittest.TestCase):

@@ -13,6 +13,7 @@ import signal
 from dataclasses import dataclass, field
 
 from ktap import Ktap, KtapReader
+from numa_expect import NumaWatch, Topology
 
 
 @dataclass(frozen=True)
@@ -107,12 +108,17 @@ class Judge:
     _ONLINE = re.compile(r"smp: ([0-9]+) of ([0-9]+) CPUs online")
 
     def __init__(self, convention: ExitConvention,
-                 expect_cpus: int | None = None) -> None:
+                 expect_cpus: int | None = None,
+                 expect_numa: Topology | None = None) -> None:
         """expect_cpus: when above 1, the CPUs the machine was given; a
         run whose guest does not report that many online has failed, so
         that a CPU list read short (no MADT, a device tree for fewer) or
-        a bring-up that starts nothing never reads as a pass."""
+        a bring-up that starts nothing never reads as a pass.
+        expect_numa: the NUMA topology the machine was given
+        (numa_expect.py); a guest whose boot summary shows other nodes,
+        memory, CPU nodes or distances has failed."""
         self.convention = convention
+        self.numa = NumaWatch(expect_numa) if expect_numa else None
         self.expect_cpus = expect_cpus if expect_cpus and expect_cpus > 1 else None
         self.online: int | None = None
         self.reader = KtapReader()
@@ -133,6 +139,8 @@ class Judge:
             done = self._ended_by.search(line)
             if done:
                 self.ended = done.group(1)
+        if self.numa:
+            self.numa.feed(line)
         online = self._ONLINE.search(line)
         if online and self.online is None:
             self.online = int(online.group(1))
@@ -153,6 +161,8 @@ class Judge:
         elif self.expect_cpus and self.online != self.expect_cpus:
             reasons.append(f"{self.online} CPUs online, expected "
                            f"{self.expect_cpus}")
+        if self.numa:
+            reasons += self.numa.problems()
         failed = ktap.failed + ktap.missing
         if reasons and failed == 0:
             failed = 1

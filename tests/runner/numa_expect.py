@@ -1,0 +1,161 @@
+"""numa_expect.py - the NUMA topology a QEMU command line configures, and
+whether the guest's boot summary shows it.
+
+A machine given `-numa` options passes only when the guest reports the
+same nodes, each with its memory, each configured CPU in its node and the
+configured distances, in the summary boot_numa_print() writes
+(boot/numa.c):
+
+    numa: 2 nodes online
+    numa: node 0: 100352 KiB memory, cpus 0
+    numa: cpu 1 (hwid 0x1): node 1
+    numa: distances from node 0: 10 21
+
+From QEMU's options: `-object memory-backend-ram,id=ID,size=SIZE`,
+`-numa node[,nodeid=N],memdev=ID[,cpus=A[-B]]...` (nodeid defaults to the
+order of the -numa node options) and `-numa dist,src=A,dst=B,val=D`
+(QEMU takes B to A as A to B when only one is given; without any, the
+guest must show the default 20). A node's memory may read up to
+MEMORY_SLACK_KIB less than configured (the PC's hole below 1 MiB and the
+firmware's pages at the top of low memory are not RAM in e820), never
+more. CPU index i is hwid i (APIC id, hart id, MPIDR below 8 CPUs), as
+QEMU numbers them on the configurations in tests/matrix.txt.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+MEMORY_SLACK_KIB = 2048
+LOCAL, REMOTE = 10, 20
+
+_SIZE = re.compile(r"([0-9]+)([KMGT]?)B?$", re.I)
+
+
+def _kib(size: str) -> int:
+    m = _SIZE.match(size)
+    if not m:
+        raise ValueError(f"memory-backend size {size!r} is not a size")
+    scale = {"": 1 / 1024, "K": 1, "M": 1 << 10, "G": 1 << 20,
+             "T": 1 << 30}[m.group(2).upper()]
+    return int(int(m.group(1)) * scale)
+
+
+def _options(text: str) -> dict[str, list[str]]:
+    """'node,nodeid=0,cpus=0-1,cpus=3' -> {'': ['node'], 'nodeid': ['0'],
+    'cpus': ['0-1', '3']} (QEMU repeats cpus= for several ranges)."""
+    out: dict[str, list[str]] = {}
+    for part in text.split(","):
+        key, eq, value = part.partition("=")
+        out.setdefault(key if eq else "", []).append(value if eq else key)
+    return out
+
+
+def _cpus(ranges: list[str]) -> list[int]:
+    cpus = []
+    for r in ranges:
+        lo, _, hi = r.partition("-")
+        cpus += range(int(lo), int(hi or lo) + 1)
+    return cpus
+
+
+@dataclass
+class Topology:
+    memory_kib: dict[int, int] = field(default_factory=dict)
+    cpu_node: dict[int, int] = field(default_factory=dict)   # hwid -> node
+    distance: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def dist(self, a: int, b: int) -> int:
+        return self.distance.get((a, b), LOCAL if a == b else REMOTE)
+
+
+def from_qemu_args(args: list[str]) -> Topology | None:
+    """The topology the command line configures, or None without -numa
+    node. Raises ValueError for options this reading does not know."""
+    backends: dict[str, int] = {}
+    nodes: list[dict[str, list[str]]] = []
+    dists: list[dict[str, list[str]]] = []
+    for opt, value in zip(args, args[1:]):
+        if opt == "-object" and value.startswith("memory-backend-"):
+            o = _options(value)
+            backends[o["id"][0]] = _kib(o["size"][0])
+        elif opt == "-numa":
+            o = _options(value)
+            kind = o.get("", ["node"])[0]
+            if kind == "node":
+                nodes.append(o)
+            elif kind == "dist":
+                dists.append(o)
+            else:
+                raise ValueError(f"-numa {value}: not a node or dist")
+    if not nodes:
+        return None
+    topo = Topology()
+    for index, o in enumerate(nodes):
+        nid = int(o.get("nodeid", [index])[0])
+        if "memdev" not in o or o["memdev"][0] not in backends:
+            raise ValueError(f"-numa node {nid}: no memdev= of a "
+                             "memory-backend -object")
+        topo.memory_kib[nid] = backends[o["memdev"][0]]
+        for cpu in _cpus(o.get("cpus", [])):
+            topo.cpu_node[cpu] = nid
+    for o in dists:
+        a, b, d = (int(o[k][0]) for k in ("src", "dst", "val"))
+        topo.distance[(a, b)] = d
+    for (a, b), d in list(topo.distance.items()):
+        topo.distance.setdefault((b, a), d)
+    return topo
+
+
+_ONLINE = re.compile(r"numa: ([0-9]+) nodes online")
+_NODE = re.compile(r"numa: node ([0-9]+): ([0-9]+) KiB memory")
+_CPU = re.compile(r"numa: cpu [0-9]+ \(hwid 0x([0-9a-f]+)\): node ([0-9]+)")
+_DIST = re.compile(r"numa: distances from node ([0-9]+):((?: [0-9]+)+)")
+
+
+class NumaWatch:
+    """Collects the guest's NUMA summary; problems() compares it."""
+
+    def __init__(self, expect: Topology) -> None:
+        self.expect = expect
+        self.online: int | None = None
+        self.memory: dict[int, int] = {}
+        self.cpus: dict[int, int] = {}
+        self.rows: dict[int, list[int]] = {}
+
+    def feed(self, line: str) -> None:
+        if (m := _ONLINE.search(line)) and self.online is None:
+            self.online = int(m.group(1))
+        elif m := _NODE.search(line):
+            self.memory.setdefault(int(m.group(1)), int(m.group(2)))
+        elif m := _CPU.search(line):
+            self.cpus.setdefault(int(m.group(1), 16), int(m.group(2)))
+        elif m := _DIST.search(line):
+            self.rows.setdefault(int(m.group(1)),
+                                 [int(d) for d in m.group(2).split()])
+
+    def problems(self) -> list[str]:
+        e = self.expect
+        want = sorted(e.memory_kib)
+        if self.online is None:
+            return [f"no 'numa: N nodes online' line: expected nodes {want}"]
+        if sorted(self.memory) != want or self.online != len(want):
+            return [f"guest's NUMA nodes {sorted(self.memory)}, expected "
+                    f"{want}"]
+        out = []
+        for nid in want:
+            got, kib = self.memory[nid], e.memory_kib[nid]
+            if not kib - MEMORY_SLACK_KIB <= got <= kib:
+                out.append(f"node {nid}: {got} KiB memory, expected "
+                           f"{kib} (at most {MEMORY_SLACK_KIB} less)")
+        for hwid, nid in sorted(e.cpu_node.items()):
+            if hwid in self.cpus and self.cpus[hwid] != nid:
+                out.append(f"cpu hwid {hwid:#x} in node {self.cpus[hwid]}, "
+                           f"expected {nid}")
+            elif hwid not in self.cpus:
+                out.append(f"cpu hwid {hwid:#x} (node {nid}) not listed")
+        for a in want:
+            row = [e.dist(a, b) for b in want]
+            if self.rows.get(a) != row:
+                out.append(f"distances from node {a}: {self.rows.get(a)}, "
+                           f"expected {row}")
+        return out
