@@ -9,6 +9,7 @@
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <mm/numa.h>
+#include "page_pcp.h"
 
 nodemask_t node_online_map = { .bits = { 1 } };
 int nr_node_ids = 1;
@@ -76,6 +77,7 @@ int set_cpu_numa_node(unsigned int cpu, int nid)
 		return -EINVAL;
 	}
 	__cpu_numa_node[cpu] = (int16_t)nid;
+	pcp_home_forget(cpu);
 	return 0;
 }
 
@@ -87,6 +89,8 @@ void numa_reset(void)
 	for (int i = 0; i < MAX_NUMNODES; i++)
 		for (int j = 0; j < MAX_NUMNODES; j++)
 			numa_distance[i][j] = 0;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		__cpu_numa_node[cpu] = 0;
+		pcp_home_forget(cpu);
+	}
 }

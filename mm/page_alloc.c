@@ -45,7 +45,6 @@ void zone_init_lists(struct zone *zone)
 	}
 }
 
-
 static inline uintptr_t node_check(const struct free_block *node,
 				   const struct page *page)
 {
@@ -302,28 +301,41 @@ __alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
 	return page;
 }
 
+/* What the home set may not serve: another zone or node, or zeroing. */
+#define HOME_SLOW_GFP	(__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO)
+
+/* The allocation the home set did not serve; then, for this CPU, set it. */
+static __attribute__((noinline)) struct page *
+alloc_pages_slow(gfp_t gfp, unsigned int order)
+{
+	struct pglist_data *pgdat = start_node(numa_node_id());
+	struct pcp_home *home = this_cpu_ptr(&pcp_home);
+	struct zone *zone;
+
+	if (pgdat && (zone = pgdat->node_zonelist.zones[0])) {
+		home->zone_id = zone->id;
+		WRITE_ONCE(home->pcp, this_cpu_ptr(zone->per_cpu_pageset));
+	}
+	return __alloc_pages(gfp, order, pgdat);
+}
+
 /*
- * The common case inline: a cached order, no zone restriction, and a
- * block on this CPU's list of the first zone of its node's zonelist. The
- * rest (a refill, another zone, a pending request, zeroing) is
- * __alloc_pages().
+ * With no zone or node constraint, the first zone of this CPU's node's
+ * zonelist is tried first, and when its set has a block that is the
+ * answer: so a home set that has one serves without the zonelist.
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	struct pglist_data *pgdat = start_node(numa_node_id());
-	struct zone *zone;
+	struct pcp_home *home = this_cpu_ptr(&pcp_home);
+	struct per_cpu_pages *pcp = READ_ONCE(home->pcp);
 	struct page *page;
 
-	if (unlikely(order >= NR_PCP_ORDERS || !pgdat ||
-		     (gfp & (__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO))))
-		return __alloc_pages(gfp, order, pgdat);
-	zone = pgdat->node_zonelist.zones[0];
-	if (unlikely(!zone))
-		return NULL;
-	page = pcp_take(this_cpu_ptr(zone->per_cpu_pageset), order);
-	if (unlikely(!page))
-		return __alloc_pages(gfp, order, pgdat);
-	return page;
+	if (likely(pcp && order < NR_PCP_ORDERS && !(gfp & HOME_SLOW_GFP))) {
+		page = pcp_take(pcp, order);
+		if (likely(page))
+			return page;
+	}
+	return alloc_pages_slow(gfp, order);
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
@@ -524,8 +536,8 @@ free_block_zone(struct zone *zone, struct page *page, unsigned int order)
  * a race in the caller that no allocator can order; one after the other
  * is a double free, refused).
  */
-static inline __attribute__((always_inline)) int
-free_block(struct page *page, unsigned int order)
+static __attribute__((noinline)) int
+free_block_slow(struct page *page, unsigned int order)
 {
 	struct zone *zone;
 
@@ -539,6 +551,26 @@ free_block(struct page *page, unsigned int order)
 			       order)))
 		return free_block_pcp(zone, page, order);
 	return 0;
+}
+
+/*
+ * The common free: a good free (the test above) of a cached order, of a
+ * block of the home set's zone (so the zone need not be found), to a list
+ * with room. Everything else, out of line: no frame on this path.
+ */
+static inline __attribute__((always_inline)) int
+free_block(struct page *page, unsigned int order)
+{
+	struct pcp_home *home = this_cpu_ptr(&pcp_home);
+	struct per_cpu_pages *pcp = READ_ONCE(home->pcp);
+
+	if (likely(pcp && order < NR_PCP_ORDERS &&
+		   pg_state(page) == (PG_ALLOC | order) &&
+		   page_allocator.chunk_zone[page_index(page) >> MAP_CHUNK_SHIFT] ==
+		   home->zone_id &&
+		   pcp_give(pcp, page, order)))
+		return 0;
+	return free_block_slow(page, order);
 }
 
 static __attribute__((noinline, cold)) int
@@ -571,7 +603,7 @@ void __free_pages(struct page *page, unsigned int order)
 	if (unlikely(!page_in_map(page)))
 		refuse_out_of_range(page, order);
 	else
-		free_block(page, order);
+		(void)free_block(page, order);
 }
 
 void free_pages(unsigned long addr, unsigned int order)

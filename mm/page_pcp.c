@@ -17,6 +17,8 @@
 /* Each CPU's, touched as page_pcp.h says. Zeroed areas are empty sets. */
 DEFINE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
 
+DEFINE_PER_CPU(struct pcp_home, pcp_home);
+
 /* Every populated zone, by zone id. */
 #define for_each_pcp_zone(zone, id)					\
 	for ((id) = 0; (id) < MAX_ZONE_IDS; (id)++)			\
@@ -454,8 +456,10 @@ int pcp_high(void)
 void pcp_reset_for_test(void)
 {
 	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		memset(per_cpu_ptr(&pcp_pages[0], cpu), 0, sizeof(pcp_pages));
+		pcp_home_forget(cpu);
+	}
 	spin_lock(&tunables_lock);
 	pcp_disabled = false;
 	WRITE_ONCE(pcp_batch_value, 1);

@@ -67,6 +67,30 @@ static inline struct per_cpu_pages *zone_pcp(struct zone *zone, unsigned int cpu
 }
 
 /*
+ * This CPU's home set: its set of the first zone of its node's zonelist,
+ * where alloc_pages() with no zone or node constraint looks first, so that
+ * the fast paths need neither the node nor the zonelist (nor, for a free
+ * in that zone, the zone). NULL until the allocation slow path sets it;
+ * cleared when the CPU's node changes (set_cpu_numa_node(), numa_reset())
+ * and when the host's tests reset the allocator. Written by its CPU, and
+ * cleared by others: WRITE_ONCE and READ_ONCE of @pcp; @zone_id is its
+ * CPU's alone, valid while @pcp is set.
+ */
+struct pcp_home {
+	struct per_cpu_pages *pcp;
+	unsigned int zone_id;
+};
+
+DECLARE_PER_CPU(struct pcp_home, pcp_home);
+
+/* Forget CPU @cpu's home set (its node changed); the next slow path
+ * finds it again. */
+static inline void pcp_home_forget(unsigned int cpu)
+{
+	WRITE_ONCE(per_cpu_ptr(&pcp_home, cpu)->pcp, NULL);
+}
+
+/*
  * The fast paths (page_alloc.c): take the top block of this CPU's list of
  * @order, or push @page (allocated, checked) on it. NULL or false when the
  * list is empty or full, or a request is pending: then the slow paths

@@ -46,6 +46,20 @@ CASES = [
     ("numa_nodes_regions", ["--regions"], "numa-nodes", 0, "",
      "memory 0x40000000 0x6200000 node 0\n"
      "memory 0x46200000 0x9e00000 node 1\n"),
+    ("numa_placement", [], "numa-placement", 0, "",
+     "[mem 0x48000000-0x48ffffff] is in no node (the device tree names "
+     "others): placed in node 0",
+     "cpu 1 (hwid 0x1) is in no node (the device tree names others): "
+     "placed in node 0",
+     "numa: 3 nodes online\n",
+     "numa: node 0: 147456 KiB memory, cpus 0 1\n",
+     "numa: node 2: 65536 KiB memory, cpus none\n",
+     "numa: node 3: 0 KiB memory, cpus 2\n",
+     "numa: node 3 has CPUs but no memory",
+     "numa: distances from node 0: 10 30 15\n",
+     "numa: distances from node 3: 15 25 10\n"),
+    ("numa_placement_regions", ["--regions"], "numa-placement", 0, "",
+     "memory 0x48000000 0x1000000\n"),
     ("bad_numa_node_id", [], "bad-numa-node-id", 1,
      "/memory@40000000: numa-node-id 4294967295 is not below 1024"),
     ("too_many_banks", [], "too-many-banks", 3,
