@@ -131,6 +131,48 @@ static void slab_tab_mark(struct slab *s, bool live)
 				 __ATOMIC_RELEASE);
 }
 
+/*
+ * This CPU's slab state for a fast path, or NULL to take the general way:
+ * on the host before a thread's first use (numbering it is a call), and
+ * when another CPU has a request pending for this one (smp/smp.h: the
+ * general way answers it before touching this CPU's state). One offset
+ * serves both per-CPU variables.
+ */
+static __always_inline struct slab_pcpu *slab_this_cpu_fast(void)
+{
+	unsigned long off;
+
+	if (unlikely(!arch_percpu_offset_nocall(&off)))
+		return NULL;
+	if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
+				     __ATOMIC_RELAXED)))
+		return NULL;
+	return __percpu_shift(&slab_pcpu, off);
+}
+
+/*
+ * kfree()'s fast path does not poll: a CPU answers at its next kmalloc()
+ * or general path, and a free sets one bit of a slab it owns, which a
+ * request run for it meanwhile cannot take away (a CPU that is not away
+ * runs its requests itself).
+ */
+static __always_inline bool this_cpu_slab_nopoll(struct slab_pcpu **pc)
+{
+	unsigned long off;
+
+	if (unlikely(!arch_percpu_offset_nocall(&off)))
+		return false;
+	*pc = __percpu_shift(&slab_pcpu, off);
+	return true;
+}
+
+/* The general way's poll point: answer this CPU's pending requests. */
+static inline void slab_poll(void)
+{
+	if (smp_request_pending())
+		smp_request_poll();
+}
+
 /* ---- the state word ------------------------------------------------ */
 
 #define SC_BITS		28
@@ -637,6 +679,7 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 	void *obj;
 
 	kmem_cache_init();
+	slab_poll();
 	pc = this_cpu_ptr(&slab_pcpu);
 	c = &pc->c[cache->slot];
 	cpu = smp_processor_id();
@@ -680,11 +723,15 @@ take:
 
 static __always_inline void *slab_alloc(struct kmem_cache *cache, gfp_t gfp)
 {
-	struct kmem_cache_cpu *c = &this_cpu_ptr(&slab_pcpu)->c[cache->slot];
-	void *obj = slab_take_object(cache, c, gfp, cache->shift);
+	struct slab_pcpu *pc = slab_this_cpu_fast();
+	void *obj;
 
-	if (likely(obj))
-		return obj;
+	if (likely(pc)) {
+		obj = slab_take_object(cache, &pc->c[cache->slot], gfp,
+				       cache->shift);
+		if (likely(obj))
+			return obj;
+	}
 	return slab_alloc_slow(cache, gfp);
 }
 
@@ -993,7 +1040,11 @@ unsigned long kmem_cache_objects_in_use(struct kmem_cache *cache)
 	return n;
 }
 
-/* Take CPU @cpu's current slab of @cache away; @cpu must not be using it. */
+/*
+ * CPU @cpu lets its current and partial slabs of @cache go. Run by @cpu
+ * itself or, while it is away, for it (a request, cache_deactivate_all()),
+ * or for a CPU that went away for good (slab_cpu_dead()).
+ */
 static void cache_deactivate_cpu(struct kmem_cache *cache, unsigned int cpu)
 {
 	struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
@@ -1014,12 +1065,25 @@ static void cache_deactivate_cpu(struct kmem_cache *cache, unsigned int cpu)
 	}
 }
 
-static void cache_deactivate_all(struct kmem_cache *cache)
+/* A request run for CPU @cpu, by it or for it while it is away. */
+static void cache_deactivate_request(unsigned int cpu, void *arg)
 {
+	cache_deactivate_cpu(arg, cpu);
+}
+
+/*
+ * Every online CPU lets its slabs of @cache go, each on its own state
+ * (smp_request_cpus()). Return: how many CPUs did not answer in time.
+ */
+static unsigned int cache_deactivate_all(struct kmem_cache *cache)
+{
+	cpumask_t all;
 	unsigned int cpu;
 
+	cpumask_clear(&all);
 	for_each_online_cpu(cpu)
-		cache_deactivate_cpu(cache, cpu);
+		cpumask_set_cpu(cpu, &all);
+	return smp_request_cpus(&all, cache_deactivate_request, cache, NULL);
 }
 
 int kmem_cache_shrink(struct kmem_cache *cache)
@@ -1105,7 +1169,11 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 		       cache->name);
 		return;
 	}
-	cache_deactivate_all(cache);
+	if (cache_deactivate_all(cache)) {
+		pr_err("kmem_cache_destroy: refused cache %s: a CPU did not "
+		       "give its slabs back\n", cache->name);
+		return;
+	}
 	kmem_cache_shrink(cache);
 	live = kmem_cache_objects_in_use(cache);
 	if (live || cache->nr_slabs) {
@@ -1219,10 +1287,9 @@ void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
 		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
-		struct slab_pcpu *pc;
+		struct slab_pcpu *pc = slab_this_cpu_fast();
 
-		if (likely(this_cpu_ptr_nocall(&slab_pcpu, &pc) &&
-			   !CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO))) {
+		if (likely(pc && !CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO))) {
 			struct kmem_cache_cpu *c = &pc->c[idx];
 			unsigned long *lw = c->word, bits;
 
@@ -1266,6 +1333,7 @@ static __attribute__((noinline)) void kfree_other(const void *p)
 
 	if (ZERO_OR_NULL_PTR(p))
 		return;
+	slab_poll();
 	/* A slab object, when the table is in chunks. */
 	s = slab_of(p);
 	if (s) {
@@ -1283,6 +1351,7 @@ static __attribute__((noinline)) void kfree_slow(struct slab *s, const void *p)
 	/* NULL may lie in a slab where RAM starts at 0. */
 	if (ZERO_OR_NULL_PTR(p))
 		return;
+	slab_poll();
 	slab_free(s->cache, s, p, "kfree");
 }
 
@@ -1313,7 +1382,7 @@ void kfree(const void *p)
 	cache = s->cache;
 	idx = off >> cache->shift;
 	if (unlikely(CONFIG_SLAB_DEBUG || (off & cache->mask) || idx < cache->first ||
-		     !this_cpu_ptr_nocall(&slab_pcpu, &pc) ||
+		     !this_cpu_slab_nopoll(&pc) ||
 		     READ_ONCE(s->owner_pc) != pc))
 		return kfree_slow(s, p);
 	lw = &s->map[(idx / 64) * 2];

@@ -53,10 +53,10 @@ extern char __per_cpu_start[], __per_cpu_end[];
 #define this_cpu_ptr(ptr)	__percpu_shift(ptr, arch_percpu_offset())
 
 /*
- * this_cpu_ptr_nocall(&var, &p) - for a fast path: set p to this CPU's
- * copy and return true, or return false when finding it would take a
- * call (on the host, a thread's first use, which numbers it); the caller
- * then goes its slow way, which uses this_cpu_ptr(). On the kernel
+ * arch_percpu_offset_nocall(&off) - for a fast path: set off to this
+ * CPU's offset and return true, or return false when finding it would
+ * take a call (on the host, a thread's first use, which numbers it); the
+ * caller then goes its slow way, which uses this_cpu_ptr(). On the kernel
  * targets the offset is one register read and this is never false.
  */
 #ifndef ARCH_HAS_PERCPU_OFFSET_NOCALL
@@ -66,13 +66,6 @@ static inline bool arch_percpu_offset_nocall(unsigned long *off)
 	return true;
 }
 #endif
-#define this_cpu_ptr_nocall(ptr, out)					\
-	({								\
-		unsigned long __off;					\
-		bool __ok = arch_percpu_offset_nocall(&__off);		\
-		*(out) = __percpu_shift(ptr, __off);			\
-		__ok;							\
-	})
 #define per_cpu_ptr(ptr, cpu)	__percpu_shift(ptr, __per_cpu_offset[cpu])
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 
