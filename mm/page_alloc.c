@@ -18,8 +18,11 @@
  * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's lists of cached
  * blocks for the zone (page_pcp.h), which are this CPU's alone: the common
  * allocation pops a block with plain loads and stores, the common free
- * passes one test and pushes it; neither takes a lock or an atomic. Refill, drain, splitting, deferred runs
- * and the reasons for a refusal are out of line. An allocation no zone
+ * passes one test and pushes it; neither takes a lock or an atomic. For
+ * this CPU's home set those two are inline in the callers
+ * (<mm/page_alloc_fast.h>); alloc_pages_slow() and free_pages_slow() here
+ * do the rest. Refill, drain, splitting, deferred runs and the reasons for
+ * a refusal are out of line. An allocation no zone
  * can serve drains every CPU's cached blocks and tries once more, so that
  * no page is lost to a cache.
  */
@@ -301,41 +304,57 @@ __alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
 	return page;
 }
 
-/* What the home set may not serve: another zone or node, or zeroing. */
-#define HOME_SLOW_GFP	(__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO)
-
-/* The allocation the home set did not serve; then, for this CPU, set it. */
-static __attribute__((noinline)) struct page *
-alloc_pages_slow(gfp_t gfp, unsigned int order)
+/* Make the first zone of @pgdat's zonelist this CPU's home (@home). */
+static __attribute__((noinline)) void
+pcp_home_set(struct pcp_home *home, struct pglist_data *pgdat)
 {
-	struct pglist_data *pgdat = start_node(numa_node_id());
-	struct pcp_home *home = this_cpu_ptr(&pcp_home);
-	struct zone *zone;
+	struct zone *zone = pgdat ? pgdat->node_zonelist.zones[0] : NULL;
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long nr_chunks = pa->nr_map >> MAP_CHUNK_SHIFT;
+	unsigned long c, start = 0, best = 0, best_len = 0;
 
-	if (pgdat && (zone = pgdat->node_zonelist.zones[0])) {
-		home->zone_id = zone->id;
-		WRITE_ONCE(home->pcp, this_cpu_ptr(zone->per_cpu_pageset));
+	if (!zone)
+		return;
+	/* The longest run of chunks all of the zone (none mixed). */
+	for (c = 0; c <= nr_chunks; c++) {
+		if (c < nr_chunks && pa->chunk_zone[c] == zone->id)
+			continue;
+		if (c - start > best_len) {
+			best = start;
+			best_len = c - start;
+		}
+		start = c + 1;
 	}
-	return __alloc_pages(gfp, order, pgdat);
+	home->run = (uintptr_t)&pa->map[best << MAP_CHUNK_SHIFT];
+	home->run_pages = best_len << MAP_CHUNK_SHIFT;
+	home->zone = zone;
+	WRITE_ONCE(home->pcp, this_cpu_ptr(zone->per_cpu_pageset));
 }
 
 /*
- * With no zone or node constraint, the first zone of this CPU's node's
- * zonelist is tried first, and when its set has a block that is the
- * answer: so a home set that has one serves without the zonelist.
+ * What alloc_pages()'s inline fast path (<mm/page_alloc_fast.h>) did not
+ * serve. With no constraint in @gfp and a home set, the home zone is the
+ * first zone of this CPU's zonelist: it is tried directly (every order,
+ * its cached blocks first), and only when it has no block is the zonelist
+ * walked (which tries it again, after a drain if need be). Without a home
+ * yet, this finds it, for the next allocation and free.
  */
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
 	struct pcp_home *home = this_cpu_ptr(&pcp_home);
 	struct per_cpu_pages *pcp = READ_ONCE(home->pcp);
+	struct pglist_data *pgdat;
 	struct page *page;
 
-	if (likely(pcp && order < NR_PCP_ORDERS && !(gfp & HOME_SLOW_GFP))) {
-		page = pcp_take(pcp, order);
+	if (likely(pcp && order <= MAX_PAGE_ORDER && !(gfp & HOME_SLOW_GFP))) {
+		page = rmqueue(home->zone, order);
 		if (likely(page))
 			return page;
 	}
-	return alloc_pages_slow(gfp, order);
+	pgdat = start_node(numa_node_id());
+	if (!pcp)
+		pcp_home_set(home, pgdat);
+	return __alloc_pages(gfp, order, pgdat);
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
@@ -536,8 +555,8 @@ free_block_zone(struct zone *zone, struct page *page, unsigned int order)
  * a race in the caller that no allocator can order; one after the other
  * is a double free, refused).
  */
-static __attribute__((noinline)) int
-free_block_slow(struct page *page, unsigned int order)
+static inline __attribute__((always_inline)) int
+free_block(struct page *page, unsigned int order)
 {
 	struct zone *zone;
 
@@ -551,26 +570,6 @@ free_block_slow(struct page *page, unsigned int order)
 			       order)))
 		return free_block_pcp(zone, page, order);
 	return 0;
-}
-
-/*
- * The common free: a good free (the test above) of a cached order, of a
- * block of the home set's zone (so the zone need not be found), to a list
- * with room. Everything else, out of line: no frame on this path.
- */
-static inline __attribute__((always_inline)) int
-free_block(struct page *page, unsigned int order)
-{
-	struct pcp_home *home = this_cpu_ptr(&pcp_home);
-	struct per_cpu_pages *pcp = READ_ONCE(home->pcp);
-
-	if (likely(pcp && order < NR_PCP_ORDERS &&
-		   pg_state(page) == (PG_ALLOC | order) &&
-		   page_allocator.chunk_zone[page_index(page) >> MAP_CHUNK_SHIFT] ==
-		   home->zone_id &&
-		   pcp_give(pcp, page, order)))
-		return 0;
-	return free_block_slow(page, order);
 }
 
 static __attribute__((noinline, cold)) int
@@ -591,19 +590,16 @@ static inline bool page_in_map(const struct page *page)
 	return (uintptr_t)page - (uintptr_t)pa->map < pa->nr_map;
 }
 
-int free_pages_checked(struct page *page, unsigned int order)
+/*
+ * What the inline __free_pages() and free_pages_checked() did not do
+ * (<mm/page_alloc_fast.h>): every bad free, refused here, and the good
+ * frees that need more than a push on the home set.
+ */
+int free_pages_slow(struct page *page, unsigned int order)
 {
 	if (unlikely(!page_in_map(page)))
 		return refuse_out_of_range(page, order);
 	return free_block(page, order);
-}
-
-void __free_pages(struct page *page, unsigned int order)
-{
-	if (unlikely(!page_in_map(page)))
-		refuse_out_of_range(page, order);
-	else
-		(void)free_block(page, order);
 }
 
 void free_pages(unsigned long addr, unsigned int order)
@@ -624,7 +620,7 @@ void free_pages(unsigned long addr, unsigned int order)
 		refuse_free(PHYS_PFN(phys), order, FREE_REFUSED_OUT_OF_RANGE, NULL);
 		return;
 	}
-	free_block(page, order);
+	__free_pages(page, order);
 }
 
 int get_order(unsigned long size)

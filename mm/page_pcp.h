@@ -35,24 +35,7 @@
 #include <smp/smp.h>
 #include "page_state.h"
 
-/* Orders 0..PAGE_ALLOC_COSTLY_ORDER are cached (or fewer, on a small top). */
-#define NR_PCP_ORDERS	(MIN(PAGE_ALLOC_COSTLY_ORDER, MAX_PAGE_ORDER) + 1)
-
-/*
- * Blocks a list can hold: @high is at most this many pages. Each CPU has
- * a set for every possible zone (below), so this stays small.
- */
-#define PCP_LIST_SLOTS	64
-
-struct per_cpu_pages {
-	/* Blocks on each list: WRITE_ONCE, as other CPUs read them. */
-	unsigned int nr[NR_PCP_ORDERS];
-	/* A free to a list holding limit[o] blocks drains first: high >> o. */
-	unsigned int limit[NR_PCP_ORDERS];
-	int high;			/* pages a list may hold */
-	int batch;			/* pages per refill or drain; 0: not set up */
-	struct page *lists[NR_PCP_ORDERS][PCP_LIST_SLOTS];
-} __aligned(64);
+/* NR_PCP_ORDERS, PCP_LIST_SLOTS, struct per_cpu_pages: <mm/page_alloc_fast.h>. */
 
 /*
  * Each CPU has one set per zone (Linux's zone->per_cpu_pageset): a zone's
@@ -66,22 +49,7 @@ static inline struct per_cpu_pages *zone_pcp(struct zone *zone, unsigned int cpu
 	return per_cpu_ptr(zone->per_cpu_pageset, cpu);
 }
 
-/*
- * This CPU's home set: its set of the first zone of its node's zonelist,
- * where alloc_pages() with no zone or node constraint looks first, so that
- * the fast paths need neither the node nor the zonelist (nor, for a free
- * in that zone, the zone). NULL until the allocation slow path sets it;
- * cleared when the CPU's node changes (set_cpu_numa_node(), numa_reset())
- * and when the host's tests reset the allocator. Written by its CPU, and
- * cleared by others: WRITE_ONCE and READ_ONCE of @pcp; @zone_id is its
- * CPU's alone, valid while @pcp is set.
- */
-struct pcp_home {
-	struct per_cpu_pages *pcp;
-	unsigned int zone_id;
-};
-
-DECLARE_PER_CPU(struct pcp_home, pcp_home);
+/* struct pcp_home, this CPU's home set: <mm/page_alloc_fast.h>. */
 
 /* Forget CPU @cpu's home set (its node changed); the next slow path
  * finds it again. */
@@ -91,8 +59,10 @@ static inline void pcp_home_forget(unsigned int cpu)
 }
 
 /*
- * The fast paths (page_alloc.c): take the top block of this CPU's list of
- * @order, or push @page (allocated, checked) on it. NULL or false when the
+ * The zone's fast paths (page_alloc.c's rmqueue() and free_block(), for
+ * any zone; the home set's own are inline, <mm/page_alloc_fast.h>): take
+ * the top block of this CPU's list of @order, or push @page (allocated,
+ * checked) on it. NULL or false when the
  * list is empty or full, or a request is pending: then the slow paths
  * below, which answer requests, refill or drain, and try again.
  */

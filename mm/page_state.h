@@ -47,15 +47,7 @@
 #include <mm/page_alloc.h>
 #include <smp/spinlock.h>
 
-#define PG_TAIL		0x00	/* inside a block, not its first page */
-#define PG_FREE		0x40	/* | order: first page of a free block */
-#define PG_PCP		0x50	/* | order: free block in a per-CPU list */
-#define PG_ALLOC	0x80	/* | order: first page of an allocated block */
-#define PG_RESERVED	0xc0	/* never the allocator's */
-#define PG_KIND_MASK	0xc0
-#define PG_ORDER_MASK	0x0f
-/* The bits above the order: PG_FREE and PG_PCP differ only here. */
-#define PG_HEAD_MASK	0xf0
+/* The byte values PG_*: <mm/page_alloc_fast.h>, for the inline fast paths. */
 
 _Static_assert(sizeof(struct page) == 1,
 	       "struct page must stay one byte: map indexes are byte offsets.");

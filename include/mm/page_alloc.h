@@ -33,8 +33,11 @@ struct page {
  * GFP_DMA32: only from below 4 GiB. __GFP_THISNODE: only from that node.
  * Return: its first page, or NULL when @order > MAX_PAGE_ORDER or no block
  * of that order can be made; in both cases nothing changes.
+ * Inline (below): the common case, a cached block of this CPU's home set,
+ * takes no call; alloc_pages_slow() does the rest.
  */
-struct page *alloc_pages(gfp_t gfp, unsigned int order);
+static inline struct page *alloc_pages(gfp_t gfp, unsigned int order);
+struct page *alloc_pages_slow(gfp_t gfp, unsigned int order);
 
 /*
  * alloc_pages_node - the same, starting at node @nid (NUMA_NO_NODE: the
@@ -75,8 +78,10 @@ int free_contig_range_checked(unsigned long pfn, unsigned long nr_pages);
  * it merges with its free buddy, order by order, up to MAX_PAGE_ORDER.
  * A double free, a wrong order, a reserved, misaligned or out-of-range page
  * is refused, reported with its pfn and order, and changes nothing.
+ * Inline (below): the common good free of a cached order takes no call;
+ * free_pages_slow() (free_pages_checked() out of line) does the rest.
  */
-void __free_pages(struct page *page, unsigned int order);
+static inline void __free_pages(struct page *page, unsigned int order);
 
 /*
  * __get_free_pages/free_pages - the same, by (virtual) address. 0 on
@@ -107,7 +112,8 @@ enum free_refusal {
  * free_pages_checked - __free_pages() that also says why it refused.
  * Return: 0, or an enum free_refusal value.
  */
-int free_pages_checked(struct page *page, unsigned int order);
+static inline int free_pages_checked(struct page *page, unsigned int order);
+int free_pages_slow(struct page *page, unsigned int order);
 
 /* free_refusal_name - the words used on the console for @err. */
 const char *free_refusal_name(int err);
@@ -190,5 +196,26 @@ int pcp_high(void);
 
 /* zone_lock_acquisitions - times the zone lock was taken (benchmarks). */
 unsigned long zone_lock_acquisitions(void);
+
+#include <mm/page_alloc_fast.h>
+
+static inline struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = pcp_alloc_fast(gfp, order);
+
+	return likely(page) ? page : alloc_pages_slow(gfp, order);
+}
+
+static inline int free_pages_checked(struct page *page, unsigned int order)
+{
+	return likely(pcp_free_fast(page, order)) ? 0
+						  : free_pages_slow(page, order);
+}
+
+static inline void __free_pages(struct page *page, unsigned int order)
+{
+	if (unlikely(!pcp_free_fast(page, order)))
+		(void)free_pages_slow(page, order);
+}
 
 #endif /* MM_PAGE_ALLOC_H */
