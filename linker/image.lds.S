@@ -21,6 +21,10 @@
 #include <image.lds.h>
 #include "sections.lds.h"
 
+#ifndef IMAGE_LINK_ADDRESS
+#error "IMAGE_LINK_ADDRESS: the board file (boards/<arch>/<board>.mk) sets BOARD_LINK_ADDRESS"
+#endif
+
 OUTPUT_ARCH(IMAGE_OUTPUT_ARCH)
 ENTRY(_start)
 

@@ -86,10 +86,11 @@ $(BUILD_DIR)/%.o: %.S
 	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
 
 $(LINKER_SCRIPT): $(LINKER_TEMPLATE) linker/sections.lds.h \
-		  $(wildcard arch/$(ARCH)/image.lds.h)
+		  $(wildcard arch/$(ARCH)/image.lds.h) boards/$(ARCH)/$(BOARD).mk
 	@mkdir -p $(dir $@)
 	$(Q)echo "  LDS     $@"
-	$(Q)$(CC) -E -P -undef -x c -Iarch/$(ARCH) -Ilinker -o $@ $<
+	$(Q)$(CC) -E -P -undef -x c -Iarch/$(ARCH) -Ilinker \
+		$(if $(BOARD_LINK_ADDRESS),-DIMAGE_LINK_ADDRESS=$(BOARD_LINK_ADDRESS)) -o $@ $<
 
 $(KERNEL_ELF): $(KERNEL_OBJS) $(LINKER_SCRIPT)
 	$(Q)echo "  LD      $@"

@@ -26,7 +26,7 @@
  * the header also opens a PE32+ EFI application (efi_header.S), which
  * UEFI firmware starts at efi_entry.S's pe_entry.
  * Loaders put an Image at a 2 MiB-aligned address + text_offset: QEMU at
- * RAM base + 2 MiB, which is the link address on virt (0x40200000), U-Boot
+ * RAM base + 2 MiB (the board file's BOARD_LINK_ADDRESS is that), U-Boot
  * anywhere when the header says so, and other boards have other RAM
  * bases. So the kernel is a position-independent executable (-fpie -pie)
  * that relocates itself: at EL1, before anything reads a stored address,

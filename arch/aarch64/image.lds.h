@@ -1,15 +1,13 @@
 /*
  * image.lds.h - aarch64's parameters for linker/image.lds.S.
  *
- * Linked at 0x40200000, 2 MiB into QEMU virt's RAM: for an ELF -kernel
- * QEMU puts the DTB at the start of RAM only if it fits below the image
- * (at +0x80000 there would silently be no DTB). It is also where U-Boot's
- * booti and QEMU place an arm64 Image (RAM base + text_offset 0x200000).
- * The image relocates itself (entry.S), so a board's RAM elsewhere is the
- * same to it.
+ * The link address is the board's (BOARD_LINK_ADDRESS in boards/aarch64/
+ * <board>.mk, given to the template as IMAGE_LINK_ADDRESS): where its
+ * loader puts the image, RAM base + text_offset 0x200000 for an arm64
+ * Image. The image relocates itself (entry.S), so it runs anywhere; the
+ * link address matters only to a loader that takes the ELF's addresses.
  */
 #define IMAGE_OUTPUT_ARCH	aarch64
-#define IMAGE_LINK_ADDRESS	0x40200000
 /* PE sections aligned for the largest page size, 64 KiB. */
 #define IMAGE_PE_SECTION_ALIGN	0x10000
 #define IMAGE_SMALL_RODATA

@@ -25,7 +25,8 @@
  * where the CPU could otherwise speculate into MMIO. A page that RAM
  * covers only in part is Device (the allocator never uses a part-page).
  * no-map regions are Device too: never cached, never speculated into,
- * and the allocator never hands them out. Blocks beyond the CPU's
+ * and the allocator never hands them out; the image's own memory is
+ * Normal whatever the map says (holds_image()). Blocks beyond the CPU's
  * physical address size stay invalid. RAM beyond the window is reported
  * and removed from memblock, so it is never handed out.
  */
@@ -161,6 +162,20 @@ static enum ram_cover ram_cover(phys_addr_t start, phys_addr_t end)
 }
 
 /*
+ * The image runs from RAM whatever the memory map says: a map may leave
+ * it out, or a /reserved-memory no-map region may cover it (then the
+ * boot stops with "no usable memory", and must run to say so). A block
+ * with no RAM that holds part of the image is Normal whole, as the image
+ * needs no table for that; in a block that RAM covers in part, the
+ * image's pages are Normal.
+ */
+static bool holds_image(phys_addr_t start, phys_addr_t end)
+{
+	return start < (phys_addr_t)(uintptr_t)_end &&
+	       (phys_addr_t)(uintptr_t)_start < end;
+}
+
+/*
  * Drop whatever the caches may hold for [@p, @p + @len): it was written
  * with the MMU and caches off, straight to memory, and nothing stale may
  * shadow it once they are on.
@@ -193,6 +208,10 @@ static void map_entries(uint64_t *table, unsigned long nr, phys_addr_t base,
 		enum ram_cover cover = ram_cover(pa, pa + (1UL << shift));
 		uint64_t *next;
 		phys_addr_t next_pa;
+
+		if (holds_image(pa, pa + (1UL << shift)) &&
+		    (cover == COVER_NONE || shift == PAGE_SHIFT))
+			cover = COVER_ALL;
 
 		if (cover != COVER_PART || shift == PAGE_SHIFT) {
 			table[i] = pa | leaf | (cover == COVER_ALL ? NORMAL_ATTRS

@@ -66,7 +66,8 @@ ifneq ($(shell echo '$(BOOT_HART)' | grep -Ex '[0-9]+'),$(BOOT_HART))
 $(error BOOT_HART=$(BOOT_HART) is not a hart number)
 endif
 BOOT_HART_STUB	:= $(BUILD_DIR)/boot-hart-$(BOOT_HART).bin
-# Free RAM between OpenSBI's 512 KiB and the kernel at 0x80200000.
+# Free RAM between OpenSBI's 512 KiB and the kernel (BOARD_LINK_ADDRESS,
+# 0x80200000 on virt).
 BOOT_HART_STUB_ADDR := 0x801ff000
 ARCH_IMAGES	+= $(BOOT_HART_STUB)
 QEMU_MACHINE_ARGS += -device loader,file=$(BOOT_HART_STUB),addr=$(BOOT_HART_STUB_ADDR),force-raw=on \
@@ -77,6 +78,7 @@ $(BOOT_HART_STUB): arch/riscv64/qemu/boot_hart.S $(KERNEL_ELF)
 	@mkdir -p $(dir $@)
 	$(Q)echo "  AS      $@"
 	$(Q)$(CC) -nostdlib -march=rv64imac_zicsr -mabi=lp64 -DBOOT_HART=$(BOOT_HART) \
+		-DKERNEL_ENTRY=$(BOARD_LINK_ADDRESS) \
 		-DKERNEL_LOTTERY=0x$$($(NM) $(KERNEL_ELF) | awk '$$3 == "boot_lottery" { print $$1 }') \
 		-Wl,-Ttext=$(BOOT_HART_STUB_ADDR) -Wl,--build-id=none -o $@.elf $<
 	$(Q)$(OBJCOPY) -O binary -j .text $@.elf $@

@@ -22,7 +22,7 @@
  * the header also opens a PE32+ EFI application (efi_header.S), which
  * U-Boot's bootefi starts at efi_entry.S's pe_entry.
  * U-Boot moves an Image to RAM base + text_offset, which is the link
- * address on QEMU's virt (0x80200000) but not on every board. So the
+ * address on QEMU's virt (BOARD_LINK_ADDRESS) but not on every board. So the
  * kernel is a position-independent executable (-fpie -pie) that relocates
  * itself: before anything reads a stored address, the stub applies its
  * R_RISCV_RELATIVE relocations (.rela.dyn) with the offset between where

@@ -1,12 +1,12 @@
 /*
  * image.lds.h - riscv64's parameters for linker/image.lds.S.
  *
- * Linked at 0x80200000, where OpenSBI (fw_dynamic, and U-Boot's booti)
- * expects an S-mode payload: the first 2 MiB of RAM are OpenSBI's. The
+ * The link address is the board's (BOARD_LINK_ADDRESS in boards/riscv64/
+ * <board>.mk, given to the template as IMAGE_LINK_ADDRESS): where its
+ * firmware expects an S-mode payload, 2 MiB into RAM for OpenSBI. The
  * image relocates itself (entry.S), so it runs wherever a loader puts it.
  */
 #define IMAGE_OUTPUT_ARCH	riscv
-#define IMAGE_LINK_ADDRESS	0x80200000
 /* 4 KiB PE sections: riscv64 has one page size. */
 #define IMAGE_PE_SECTION_ALIGN	0x1000
 /* The small-data sections gcc uses for riscv64. */

@@ -19,6 +19,8 @@
 # QEMU's raspi3b accepts only -m 1G, and always has four CPUs.
 
 BOARD_DTB	:= tests/fixtures/boards/broadcom-bcm2837-rpi-3-b.dtb
+# Where QEMU puts the Image: RAM base 0 + text_offset.
+BOARD_LINK_ADDRESS := 0x200000
 BOARD_QEMU_ARGS	:= -M raspi3b -serial null -dtb $(BOARD_DTB)
 BOARD_KERNEL_ARGS = -kernel $(BUILD_DIR)/Image
 BOARD_CPU	:= cortex-a53

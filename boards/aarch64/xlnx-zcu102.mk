@@ -27,8 +27,10 @@ ZCU102_DTB_SRC	:= tests/fixtures/boards/xilinx-zynqmp-zcu102-rev1.0.dtb
 BOARD_DTB	= $(BUILD_ROOT)/boards/aarch64-xlnx-zcu102.dtb
 BOARD_IMAGES	= $(BOARD_DTB)
 # -audiodev: the model's DisplayPort has audio, which QEMU would open.
+# Where the loader device below puts the Image.
+BOARD_LINK_ADDRESS := 0x4200000
 BOARD_QEMU_ARGS	:= -M xlnx-zcu102,virtualization=on -audiodev none,id=snd0
-BOARD_KERNEL_ARGS = -device loader,file=$(BUILD_DIR)/Image,addr=0x4200000,cpu-num=0 \
+BOARD_KERNEL_ARGS = -device loader,file=$(BUILD_DIR)/Image,addr=$(BOARD_LINK_ADDRESS),cpu-num=0 \
 		    -device loader,file=$(BOARD_DTB),addr=0x4000000,force-raw=on
 BOARD_CPU	:= cortex-a53
 BOARD_EARLYCON	:= cdns,0xff000000

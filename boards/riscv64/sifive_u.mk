@@ -17,6 +17,8 @@
 # verdict (docs/boards.md).
 
 BOARD_EARLYCON	:= sifive,0x10010000
+# OpenSBI's S-mode payload address: 2 MiB into RAM (0x80000000).
+BOARD_LINK_ADDRESS := 0x80200000
 # The FU540's 5 harts; hart 0 never comes online (no S-mode).
 SMP		?= 5
 EXPECT_CPUS	?= $(shell echo $$(($(SMP) - 1)))

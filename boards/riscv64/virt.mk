@@ -6,4 +6,6 @@
 # and where the early console is before the device tree is read.
 
 BOARD_QEMU_ARGS	:= -M virt
+# OpenSBI's S-mode payload address: 2 MiB into RAM (0x80000000).
+BOARD_LINK_ADDRESS := 0x80200000
 BOARD_EARLYCON	:= ns16550a,0x10000000

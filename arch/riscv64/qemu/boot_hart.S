@@ -27,7 +27,7 @@
 #define FW_DYNAMIC_INFO_MAGIC	0x4942534f	/* "OSBI" */
 #define FW_DYNAMIC_INFO_VERSION	2		/* boot_hart is version 2 */
 #define FW_DYNAMIC_NEXT_MODE_S	1
-#define KERNEL_ENTRY		0x80200000	/* arch/riscv64/image.lds.h */
+/* KERNEL_ENTRY: the board's BOARD_LINK_ADDRESS, from arch.mk. */
 
 	.option	norvc
 	.text
