@@ -10,7 +10,8 @@ DEFAULT_BOARD	:= virt
 
 CROSS_COMPILE	?= riscv64-linux-gnu-
 
-# medany: the image is linked at 0x80200000, beyond medlow's +-2 GiB of 0.
+# medany: the image is linked 2 GiB up (BOARD_LINK_ADDRESS), beyond medlow's
+# +-2 GiB of 0.
 # rv64imac_zicsr: no F/D (the kernel never touches FP state); zicsr is a
 # separate extension for gcc 12, which rejects csrr without it.
 ARCH_CFLAGS	:= -mcmodel=medany -march=rv64imac_zicsr -mabi=lp64 \
@@ -39,7 +40,7 @@ QEMU		:= qemu-system-riscv64
 QEMU_MACHINE_ARGS = $(BOARD_QEMU_ARGS) -bios default
 QEMU_KERNEL_ARGS = -kernel $(KERNEL_ELF)
 # BOOT=uboot (mk/uboot.mk): OpenSBI, as above, starts Debian's S-mode
-# U-Boot for QEMU as its payload (at 0x80200000, a0/a1 as for a kernel),
+# U-Boot for QEMU as its payload (at BOARD_LINK_ADDRESS, a0/a1 as for a kernel),
 # and U-Boot boots the Image from a disk with booti. Its environment
 # loads to fixed addresses up to 0x8c300000 (scriptaddr 0x8c100000), so
 # RAM must reach past them: 256 MiB at least.
@@ -66,8 +67,7 @@ ifneq ($(shell echo '$(BOOT_HART)' | grep -Ex '[0-9]+'),$(BOOT_HART))
 $(error BOOT_HART=$(BOOT_HART) is not a hart number)
 endif
 BOOT_HART_STUB	:= $(BUILD_DIR)/boot-hart-$(BOOT_HART).bin
-# Free RAM between OpenSBI's 512 KiB and the kernel (BOARD_LINK_ADDRESS,
-# 0x80200000 on virt).
+# Free RAM between OpenSBI's 512 KiB and the kernel (BOARD_LINK_ADDRESS).
 BOOT_HART_STUB_ADDR := 0x801ff000
 ARCH_IMAGES	+= $(BOOT_HART_STUB)
 QEMU_MACHINE_ARGS += -device loader,file=$(BOOT_HART_STUB),addr=$(BOOT_HART_STUB_ADDR),force-raw=on \

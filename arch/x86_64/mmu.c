@@ -28,7 +28,7 @@
 #include <mm/page_order.h>
 #include "pgtable.h"
 
-#define VIRT_IDENTITY_LIMIT   (1ULL << 47) /* lower half, 4-level paging */
+#define IDENTITY_MAP_LIMIT   (1ULL << 47) /* lower half, 4-level paging */
 #define TABLE_ALLOC_LOW_LIMIT PMD_SIZE
 
 static unsigned long tables_added;
@@ -53,7 +53,7 @@ static phys_addr_t mappable_limit(void)
 
 	if (cpuid(0x80000000, 0).eax >= 0x80000008)
 		phys_bits = cpuid(0x80000008, 0).eax & 0xff;
-	return MIN(1ULL << phys_bits, VIRT_IDENTITY_LIMIT);
+	return MIN(1ULL << phys_bits, IDENTITY_MAP_LIMIT);
 }
 
 static void map_range(phys_addr_t start, phys_addr_t end)
