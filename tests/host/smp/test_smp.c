@@ -179,13 +179,22 @@ static bool percpu_areas_are_distinct(void)
 	return true;
 }
 
-/* Written by the hook, read by the main thread after the join. */
+/*
+ * Written by the hook, read by the main thread after the join. The hook
+ * stays registered for the rest of the run, and every later thread's exit
+ * runs it: it records only while this test watches (dead_watching, set and
+ * cleared by the main thread around its own workers), so later tests'
+ * threads, which exit concurrently, leave these alone.
+ */
+static bool dead_watching;
 static unsigned int dead_cpu = ~0u;
 static unsigned long dead_mine;
 static bool dead_on_own_cpu;
 
 static void cpu_dead(unsigned int cpu)
 {
+	if (!smp_load_acquire(&dead_watching))
+		return;
 	dead_cpu = cpu;
 	dead_mine = *per_cpu_ptr(&mine, cpu);
 	dead_on_own_cpu = smp_processor_id() == cpu && cpu_online(cpu);
@@ -209,7 +218,11 @@ static bool cpu_dead_hook_runs_and_the_number_returns(void)
 		smp_register_cpu_dead(cpu_dead);
 	registered = true;
 	smp_processor_id();
+	/* Only this test's one worker exits while watching: run_threads()
+	 * joins it, which orders its hook's writes before the reads below. */
+	smp_store_release(&dead_watching, true);
 	run_threads(1, dying_worker, (void *)0x5eed);
+	WRITE_ONCE(dead_watching, false);
 	EXPECT(dead_cpu == thread_cpu, "the hook saw cpu %u, the thread was "
 	       "cpu %u", dead_cpu, thread_cpu);
 	EXPECT(dead_mine == 0x5eed && dead_on_own_cpu, "the hook ran off "
