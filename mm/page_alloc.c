@@ -205,13 +205,15 @@ rmqueue_buddy(struct zone *zone, unsigned int order)
 	return page;
 }
 
-/* The cached orders, when this CPU's list is empty or a request waits. */
+/*
+ * The cached orders, when this CPU's list is empty or a request waits.
+ * NULL when a refill found no block of @order or above under the zone
+ * lock: the buddy lists have none either.
+ */
 static __attribute__((noinline)) struct page *
 rmqueue_pcp(struct zone *zone, unsigned int order)
 {
-	struct page *page = pcp_alloc(zone, order);
-
-	return likely(page) ? page : rmqueue_buddy(zone, order);
+	return pcp_alloc(zone, order);
 }
 
 /* A block of @order from @zone: this CPU's cached blocks first. */
@@ -222,7 +224,7 @@ rmqueue(struct zone *zone, unsigned int order)
 
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return rmqueue_buddy(zone, order);
-	page = pcp_take(this_cpu_ptr(zone->per_cpu_pageset), order);
+	page = pcp_take(this_zone_pcp(zone), order);
 	if (unlikely(!page))
 		return rmqueue_pcp(zone, order);
 	return page;
@@ -236,15 +238,19 @@ static inline bool zone_allowed(const struct zone *zone, gfp_t gfp)
 
 /*
  * Walk @pgdat's zonelist: the first zone that @gfp allows and that gives
- * a block. __GFP_THISNODE stops at the first zone of another node.
+ * a block, but @tried (NULL: none), which just gave none. __GFP_THISNODE
+ * stops at the first zone of another node.
  */
 static struct page *get_page_from_freelist(const struct pglist_data *pgdat,
-					   gfp_t gfp, unsigned int order)
+					   gfp_t gfp, unsigned int order,
+					   const struct zone *tried)
 {
 	struct zone *const *z = pgdat->node_zonelist.zones;
 	struct page *page;
 
 	for (; *z; z++) {
+		if (*z == tried)
+			continue;
 		if (unlikely(gfp & (__GFP_DMA32 | __GFP_THISNODE))) {
 			if ((gfp & __GFP_THISNODE) &&
 			    (*z)->node != pgdat->node_id)
@@ -281,12 +287,14 @@ static inline struct pglist_data *start_node(int nid)
 }
 
 /*
- * The allocation itself. When no zone has a block, the blocks cached on
- * every CPU go back to the buddy lists (where they may merge) and the
- * zonelist is walked again.
+ * The allocation itself, @tried (NULL: none) left out as it just gave
+ * nothing. When no zone has a block, the blocks cached on every CPU go
+ * back to the buddy lists (where they may merge) and the whole zonelist
+ * is walked again.
  */
 static __attribute__((noinline)) struct page *
-__alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
+__alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat,
+	      const struct zone *tried)
 {
 	struct page *page;
 
@@ -294,19 +302,18 @@ __alloc_pages(gfp_t gfp, unsigned int order, struct pglist_data *pgdat)
 		return refuse_order(gfp, order);
 	if (unlikely(!pgdat))
 		return NULL;
-	page = get_page_from_freelist(pgdat, gfp, order);
+	page = get_page_from_freelist(pgdat, gfp, order, tried);
 	if (unlikely(!page) && pcp_count_pages(NULL)) {
 		drain_all_pages();
-		page = get_page_from_freelist(pgdat, gfp, order);
+		page = get_page_from_freelist(pgdat, gfp, order, NULL);
 	}
 	if (unlikely(page && (gfp & __GFP_ZERO)))
 		memset(__page_address(page), 0, PAGE_SIZE << order);
 	return page;
 }
 
-/* Make the first zone of @pgdat's zonelist this CPU's home (@home). */
-static __attribute__((noinline)) void
-pcp_home_set(struct pcp_home *home, struct pglist_data *pgdat)
+/* Make the first zone of @pgdat's zonelist this CPU's home. */
+static __attribute__((noinline)) void pcp_home_set(struct pglist_data *pgdat)
 {
 	struct zone *zone = pgdat ? pgdat->node_zonelist.zones[0] : NULL;
 	const struct page_allocator *pa = &page_allocator;
@@ -325,10 +332,8 @@ pcp_home_set(struct pcp_home *home, struct pglist_data *pgdat)
 		}
 		start = c + 1;
 	}
-	home->run = (uintptr_t)&pa->map[best << MAP_CHUNK_SHIFT];
-	home->run_pages = best_len << MAP_CHUNK_SHIFT;
-	home->zone = zone;
-	WRITE_ONCE(home->pcp, this_cpu_ptr(zone->per_cpu_pageset));
+	pcp_home_adopt(zone, (uintptr_t)&pa->map[best << MAP_CHUNK_SHIFT],
+		       best_len << MAP_CHUNK_SHIFT);
 }
 
 /*
@@ -336,25 +341,28 @@ pcp_home_set(struct pcp_home *home, struct pglist_data *pgdat)
  * serve. With no constraint in @gfp and a home set, the home zone is the
  * first zone of this CPU's zonelist: it is tried directly (every order,
  * its cached blocks first), and only when it has no block is the zonelist
- * walked (which tries it again, after a drain if need be). Without a home
+ * walked, the other zones first (the home zone again only after a drain:
+ * an exhausted home zone costs one look per allocation). Without a home
  * yet, this finds it, for the next allocation and free.
  */
 struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 {
-	struct pcp_home *home = this_cpu_ptr(&pcp_home);
-	struct per_cpu_pages *pcp = READ_ONCE(home->pcp);
+	struct zone *zone, *tried = NULL;
 	struct pglist_data *pgdat;
 	struct page *page;
 
-	if (likely(pcp && order <= MAX_PAGE_ORDER && !(gfp & HOME_SLOW_GFP))) {
-		page = rmqueue(home->zone, order);
+	pcp_home_enter(order);
+	zone = this_cpu_ptr(&pcp_home)->zone;
+	if (likely(zone && order <= MAX_PAGE_ORDER && !(gfp & HOME_SLOW_GFP))) {
+		page = rmqueue(zone, order);
 		if (likely(page))
 			return page;
+		tried = zone;
 	}
 	pgdat = start_node(numa_node_id());
-	if (!pcp)
-		pcp_home_set(home, pgdat);
-	return __alloc_pages(gfp, order, pgdat);
+	if (!zone)
+		pcp_home_set(pgdat);
+	return __alloc_pages(gfp, order, pgdat, tried);
 }
 
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
@@ -370,7 +378,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 			return NULL;
 		return refuse_node(gfp, nid);
 	}
-	return __alloc_pages(gfp, order, pgdat);
+	return __alloc_pages(gfp, order, pgdat, NULL);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
@@ -566,8 +574,7 @@ free_block(struct page *page, unsigned int order)
 	zone = map_zone(page_index(page));
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return free_block_zone(zone, page, order);
-	if (unlikely(!pcp_give(this_cpu_ptr(zone->per_cpu_pageset), page,
-			       order)))
+	if (unlikely(!pcp_give(this_zone_pcp(zone), page, order)))
 		return free_block_pcp(zone, page, order);
 	return 0;
 }
@@ -597,6 +604,8 @@ static inline bool page_in_map(const struct page *page)
  */
 int free_pages_slow(struct page *page, unsigned int order)
 {
+	if (order < NR_PCP_ORDERS)
+		pcp_home_enter(order);
 	if (unlikely(!page_in_map(page)))
 		return refuse_out_of_range(page, order);
 	return free_block(page, order);

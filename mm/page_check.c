@@ -301,18 +301,18 @@ static void check_pcp_lists(struct census *c, struct zone *zone,
 			continue;
 		pcp = zone_pcp(zone, cpu);
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++) {
-			unsigned int n = pcp->nr[o];
+			unsigned long n = pcp->lists[o].nr;
 
 			if (n > PCP_LIST_SLOTS ||
-			    (pcp->batch && n > pcp->limit[o])) {
+			    (pcp->batch && n > pcp_list_max(pcp, o))) {
 				problem(c, "CPU %u list of node %d zone %s order "
-					"%u holds %u blocks, its limit is %u",
+					"%u holds %lu blocks, its limit is %u",
 					cpu, zone->node, zone->name, o, n,
-					pcp->limit[o]);
-				n = MIN(n, (unsigned int)PCP_LIST_SLOTS);
+					pcp_list_max(pcp, o));
+				n = MIN(n, (unsigned long)PCP_LIST_SLOTS);
 			}
 			for (unsigned int i = 0; i < n; i++) {
-				const struct page *page = pcp->lists[o][i];
+				const struct page *page = pcp->lists[o].slot[i];
 
 				if ((uintptr_t)page - (uintptr_t)page_allocator.map >=
 				    nr_map_pages() ||

@@ -90,15 +90,26 @@ static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 	return (int)MIN(high, (unsigned long)PCP_LIST_SLOTS);
 }
 
-/* On @pcp's owner (or for it): take the current tunables. */
+/*
+ * Close @pcp's gates: its inline fast paths fail until its CPU opens them
+ * again (pcp_home_enter()). Any CPU, any time: relaxed stores.
+ */
+static void pcp_close(struct per_cpu_pages *pcp)
+{
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		__atomic_store_n(&pcp->lists[o].limit, 0UL, __ATOMIC_RELAXED);
+}
+
+/*
+ * On @pcp's owner (or for it): take the current tunables. The gates are
+ * closed (only its CPU's pcp_home_enter() opens them, before it checks
+ * for requests): the next fast path goes by the new @high.
+ */
 static void pcp_set_tunables(struct per_cpu_pages *pcp)
 {
-	int high = READ_ONCE(pcp_high_value);
-
 	WRITE_ONCE(pcp->batch, READ_ONCE(pcp_batch_value));
-	WRITE_ONCE(pcp->high, high);
-	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		pcp->limit[o] = (unsigned int)high >> o;
+	WRITE_ONCE(pcp->high, READ_ONCE(pcp_high_value));
+	pcp_close(pcp);
 }
 
 /* Under @zone's lock: give the blocks of @pcp's list of @order above
@@ -106,11 +117,11 @@ static void pcp_set_tunables(struct per_cpu_pages *pcp)
 static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
 			unsigned int order, unsigned int keep)
 {
-	unsigned int n = pcp->nr[order];
+	unsigned long n = pcp->lists[order].nr;
 
 	while (n > keep)
-		__free_one_page(zone, pcp->lists[order][--n], order);
-	WRITE_ONCE(pcp->nr[order], n);
+		__free_one_page(zone, pcp->lists[order].slot[--n], order);
+	WRITE_ONCE(pcp->lists[order].nr, n);
 }
 
 static unsigned long pcp_pages_of(const struct per_cpu_pages *pcp)
@@ -118,7 +129,7 @@ static unsigned long pcp_pages_of(const struct per_cpu_pages *pcp)
 	unsigned long pages = 0;
 
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-		pages += (unsigned long)READ_ONCE(pcp->nr[o]) << o;
+		pages += (unsigned long)READ_ONCE(pcp->lists[o].nr) << o;
 	return pages;
 }
 
@@ -134,6 +145,17 @@ static unsigned long pcp_cpu_pages(unsigned int cpu)
 	return pages;
 }
 
+/* On @set's CPU (or for it): empty @set into @zone's buddy lists. */
+static void pcp_drain_set(struct zone *zone, struct per_cpu_pages *set)
+{
+	if (!pcp_pages_of(set))
+		return;
+	zone_lock(zone);
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		__pcp_drain(zone, set, o, 0);
+	zone_unlock(zone);
+}
+
 /* Request function (or the owner itself): empty CPU @cpu's lists. */
 static void pcp_drain_cpu(unsigned int cpu, void *arg)
 {
@@ -141,16 +163,8 @@ static void pcp_drain_cpu(unsigned int cpu, void *arg)
 	unsigned int id;
 
 	(void)arg;
-	for_each_pcp_zone(zone, id) {
-		struct per_cpu_pages *pcp = zone_pcp(zone, cpu);
-
-		if (!pcp_pages_of(pcp))
-			continue;
-		zone_lock(zone);
-		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-			__pcp_drain(zone, pcp, o, 0);
-		zone_unlock(zone);
-	}
+	for_each_pcp_zone(zone, id)
+		pcp_drain_set(zone, zone_pcp(zone, cpu));
 }
 
 /* Request function: CPU @cpu takes the new tunables, draining above them. */
@@ -168,7 +182,7 @@ static void pcp_retune_cpu(unsigned int cpu, void *arg)
 		pcp_set_tunables(pcp);
 		zone_lock(zone);
 		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-			__pcp_drain(zone, pcp, o, pcp->limit[o]);
+			__pcp_drain(zone, pcp, o, pcp_list_max(pcp, o));
 		zone_unlock(zone);
 	}
 }
@@ -176,10 +190,10 @@ static void pcp_retune_cpu(unsigned int cpu, void *arg)
 /* The top block of the list of @order, which is not empty. */
 static struct page *pcp_pop(struct per_cpu_pages *pcp, unsigned int order)
 {
-	unsigned int n = pcp->nr[order] - 1;
-	struct page *page = pcp->lists[order][n];
+	unsigned long n = pcp->lists[order].nr - 1;
+	struct page *page = pcp->lists[order].slot[n];
 
-	WRITE_ONCE(pcp->nr[order], n);
+	WRITE_ONCE(pcp->lists[order].nr, n);
 	set_pg_state(page, PG_ALLOC | order);
 	return page;
 }
@@ -211,7 +225,7 @@ static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 	struct page *first, *page;
 
 	/* Room: the list is empty; the taken block is not listed. */
-	want = rounddown_pow_of_two(MIN(want, pcp->limit[order] + 1));
+	want = rounddown_pow_of_two(MIN(want, pcp_list_max(pcp, order) + 1));
 	big = order + (unsigned int)__builtin_ctz(want);
 	if (big > MAX_PAGE_ORDER)
 		big = MAX_PAGE_ORDER;
@@ -225,7 +239,7 @@ static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 		for (unsigned int i = 1U << (big - order); --i;) {
 			page = first + ((unsigned long)i << order);
 			set_pg_state(page, PG_PCP | order);
-			pcp->lists[order][n++] = page;
+			pcp->lists[order].slot[n++] = page;
 		}
 	} else {
 		first = __rmqueue(zone, order);
@@ -236,55 +250,148 @@ static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 				if (!page)
 					break;
 				set_pg_state(page, PG_PCP | order);
-				pcp->lists[order][n++] = page;
+				pcp->lists[order].slot[n++] = page;
 			}
 		}
 	}
 	zone_unlock(zone);
-	WRITE_ONCE(pcp->nr[order], n);
+	WRITE_ONCE(pcp->lists[order].nr, n);
 	return first;
 }
 
 struct page *pcp_alloc(struct zone *zone, unsigned int order)
 {
-	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
+	struct per_cpu_pages *pcp = this_zone_pcp(zone);
 
 	if (smp_request_pending())
 		smp_request_poll();
 	if (unlikely(!pcp->batch))
 		pcp_set_tunables(pcp);
-	if (pcp->nr[order])
+	if (pcp->lists[order].nr)
 		return pcp_pop(pcp, order);
 	return pcp_refill(zone, pcp, order);
 }
 
 void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 {
-	struct per_cpu_pages *pcp = this_cpu_ptr(zone->per_cpu_pageset);
-	unsigned int n;
+	struct per_cpu_pages *pcp = this_zone_pcp(zone);
+	unsigned long n;
 
 	if (smp_request_pending())
 		smp_request_poll();
 	if (unlikely(!pcp->batch))
 		pcp_set_tunables(pcp);
-	n = pcp->nr[order];
-	if (n >= pcp->limit[order]) {
+	n = pcp->lists[order].nr;
+	if (n >= pcp_list_max(pcp, order)) {
 		zone_lock(zone);
-		if (!pcp->limit[order]) {
+		if (!pcp_list_max(pcp, order)) {
 			/* Nothing cached at this order (zone_pcp_disable()). */
 			__free_one_page(zone, page, order);
 			zone_unlock(zone);
 			return;
 		}
 		/* At least one block, a batch's worth when the list has it. */
-		__pcp_drain(zone, pcp, order, n - MIN(n, MAX((unsigned int)
-					pcp->batch >> order, 1U)));
+		__pcp_drain(zone, pcp, order, n - MIN(n, MAX((unsigned long)
+					pcp->batch >> order, 1UL)));
 		zone_unlock(zone);
-		n = pcp->nr[order];
+		n = pcp->lists[order].nr;
 	}
-	pcp->lists[order][n] = page;
-	WRITE_ONCE(pcp->nr[order], n + 1);
+	pcp->lists[order].slot[n] = page;
+	WRITE_ONCE(pcp->lists[order].nr, n + 1);
 	set_pg_state(page, PG_PCP | order);
+}
+
+/* smp_on_request_posted()'s function: close CPU @cpu's home set. */
+static void pcp_request_posted(unsigned int cpu)
+{
+	pcp_close(&per_cpu_ptr(&pcp_home, cpu)->set);
+}
+
+void pcp_home_forget(unsigned int cpu)
+{
+	struct pcp_home *home = per_cpu_ptr(&pcp_home, cpu);
+
+	/*
+	 * Acquire and release, against pcp_home_enter_slow()'s look at
+	 * @stale after it opens: if that look comes first in @stale's
+	 * order, our closing comes after its opening.
+	 */
+	__atomic_fetch_or(&home->stale, 1U, __ATOMIC_ACQ_REL);
+	pcp_close(&home->set);
+}
+
+/*
+ * On this CPU, once it took @stale (so that a forget from then on is seen
+ * next time): give up its home, the blocks back to their zone.
+ */
+static void pcp_home_drop(struct pcp_home *home)
+{
+	struct zone *zone = home->zone;
+
+	pcp_close(&home->set);
+	if (!zone)
+		return;
+	pcp_drain_set(zone, &home->set);
+	home->run_pages = 0;
+	/* The zone's own element is its set again: it is empty. */
+	WRITE_ONCE(home->zone, NULL);
+}
+
+/* Whether a gate of @pcp is closed: a limit below high >> order. */
+static bool pcp_gate_closed(const struct per_cpu_pages *pcp)
+{
+	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+		if (pcp_fast_limit(&pcp->lists[o]) != pcp_list_max(pcp, o))
+			return true;
+	return false;
+}
+
+void pcp_home_enter_slow(void)
+{
+	struct pcp_home *home = this_cpu_ptr(&pcp_home);
+	struct per_cpu_pages *set = &home->set;
+
+	/* Acquire: the new node that the forget's caller wrote before. */
+	if (__atomic_load_n(&home->stale, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&home->stale, 0U, __ATOMIC_ACQ_REL))
+		pcp_home_drop(home);
+	if (home->zone && pcp_gate_closed(set)) {
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			__atomic_store_n(&set->lists[o].limit,
+					 (unsigned long)pcp_list_max(set, o),
+					 __ATOMIC_RELAXED);
+		/*
+		 * The opening before the looks at @stale and at the request
+		 * word, each a read-modify-write (acquire and release; a
+		 * fence would do, but ThreadSanitizer knows none). A forget
+		 * or a sender (smp/call.c's post(), its add acquire and
+		 * release too) whose read-modify-write comes after ours in
+		 * that word's order closes after our opening; one that comes
+		 * before is seen here.
+		 */
+		if (__atomic_fetch_or(&home->stale, 0U, __ATOMIC_ACQ_REL))
+			pcp_close(set);		/* dropped at the next entry */
+		if (__atomic_fetch_or(this_cpu_ptr(&smp_requests_pending), 0U,
+				      __ATOMIC_ACQ_REL))
+			smp_request_poll();
+		return;
+	}
+	if (smp_request_pending())
+		smp_request_poll();
+}
+
+void pcp_home_adopt(struct zone *zone, uintptr_t run, unsigned long run_pages)
+{
+	struct pcp_home *home = this_cpu_ptr(&pcp_home);
+
+	smp_on_request_posted(pcp_request_posted);
+	/* The zone's own element stops being this CPU's set: empty it. */
+	pcp_drain_set(zone, this_cpu_ptr(zone->per_cpu_pageset));
+	home->run = run;
+	home->run_pages = run_pages;
+	pcp_set_tunables(&home->set);
+	WRITE_ONCE(home->zone, zone);
+	pcp_home_enter_slow();		/* opens the gates */
 }
 
 /* The CPUs whose lists may hold something: a snapshot of @nr. */
@@ -350,7 +457,7 @@ unsigned long pcp_count_blocks(unsigned int order)
 
 	for_each_online_cpu(cpu)
 		for_each_pcp_zone(zone, id)
-			n += READ_ONCE(zone_pcp(zone, cpu)->nr[order]);
+			n += READ_ONCE(zone_pcp(zone, cpu)->lists[order].nr);
 	return n;
 }
 
@@ -370,7 +477,7 @@ void show_pcp_lists(void)
 			       zone->name, READ_ONCE(pcp->high),
 			       READ_ONCE(pcp->batch), pcp_pages_of(pcp));
 			for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
-				printk(" %u", READ_ONCE(pcp->nr[o]));
+				printk(" %lu", READ_ONCE(pcp->lists[o].nr));
 			printk("\n");
 		}
 	}
@@ -458,7 +565,7 @@ void pcp_reset_for_test(void)
 	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		memset(per_cpu_ptr(&pcp_pages[0], cpu), 0, sizeof(pcp_pages));
-		pcp_home_forget(cpu);
+		memset(per_cpu_ptr(&pcp_home, cpu), 0, sizeof(pcp_home));
 	}
 	spin_lock(&tunables_lock);
 	pcp_disabled = false;

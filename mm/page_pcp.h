@@ -14,17 +14,21 @@
  * Who touches what. A set is its CPU's alone: its fast paths use plain
  * loads and stores. Another CPU acts on it only through a per-CPU request
  * (include/smp/smp.h), which runs either on the owner, at a poll point
- * (the fast paths check smp_request_pending() before touching the set),
- * or on the sender while the owner is away: never both at once. So
+ * (the home set's inline fast paths find its gate closed by the sender,
+ * the other fast paths check smp_request_pending(), before touching the
+ * set), or on the sender while the owner is away: never both at once. So
  * draining (drain_all_pages()), retuning (setup_per_cpu_pageset(),
  * zone_pcp_disable()) and checking (page_alloc_check(), which stops the
- * other CPUs) are requests. The one exception: @nr is read without any of
- * that, as a snapshot, by nr_free_pages(), nr_free_blocks() and to skip
- * empty sets: the owner writes it with WRITE_ONCE, readers READ_ONCE.
+ * other CPUs) are requests. Two exceptions: a list's count is read
+ * without any of that, as a snapshot, by nr_free_pages(),
+ * nr_free_blocks() and to skip empty sets (the owner writes it with a
+ * single store, readers READ_ONCE); and its gate (@limit) is closed by
+ * any CPU and opened by the owner only (<mm/page_alloc_fast.h>,
+ * pcp_home_enter_slow()).
  *
- * Per-CPU areas start zeroed, and a zeroed set is valid: empty lists, and
- * @limit 0 and @batch 0 meaning "not set up yet", which send the first
- * allocation and the first free to the slow path that sets it up. A set
+ * Per-CPU areas start zeroed, and a zeroed set is valid: empty lists,
+ * closed gates, and @batch 0 meaning "not set up yet", which send the
+ * first allocation and the first free to the slow path that sets it up. A set
  * is cache-line aligned, and per-CPU areas are whole cache lines, so no
  * two CPUs' sets share a line.
  */
@@ -40,42 +44,88 @@
 /*
  * Each CPU has one set per zone (Linux's zone->per_cpu_pageset): a zone's
  * per_cpu_pageset points at its element here, so this_cpu_ptr() of it is
- * this CPU's set for that zone. A set only ever holds blocks of its zone.
+ * this CPU's set for that zone, except for the CPU's home zone, whose set
+ * is the home set (pcp_home.set, <mm/page_alloc_fast.h>) while the zone's
+ * element stays empty. A set only ever holds blocks of its zone.
  */
 DECLARE_PER_CPU(struct per_cpu_pages, pcp_pages[MAX_ZONE_IDS]);
 
 static inline struct per_cpu_pages *zone_pcp(struct zone *zone, unsigned int cpu)
 {
+	struct pcp_home *home = per_cpu_ptr(&pcp_home, cpu);
+
+	if (zone == READ_ONCE(home->zone))
+		return &home->set;
 	return per_cpu_ptr(zone->per_cpu_pageset, cpu);
 }
 
-/* struct pcp_home, this CPU's home set: <mm/page_alloc_fast.h>. */
-
-/* Forget CPU @cpu's home set (its node changed); the next slow path
- * finds it again. */
-static inline void pcp_home_forget(unsigned int cpu)
+/* This CPU's set of @zone. */
+static inline struct per_cpu_pages *this_zone_pcp(struct zone *zone)
 {
-	WRITE_ONCE(per_cpu_ptr(&pcp_home, cpu)->pcp, NULL);
+	return zone_pcp(zone, smp_processor_id());
 }
+
+/* The number of blocks the list of @order may hold: high >> order. */
+static inline unsigned int pcp_list_max(const struct per_cpu_pages *pcp,
+					unsigned int order)
+{
+	return (unsigned int)pcp->high >> order;
+}
+
+/*
+ * Forget CPU @cpu's home set (its node changed), from any CPU: marks it
+ * stale and closes its gates; the CPU gives it up at its next allocation
+ * that leaves the fast path (pcp_home_enter()).
+ */
+void pcp_home_forget(unsigned int cpu);
+
+/*
+ * On this CPU, at the entry of alloc_pages_slow() and free_pages_slow()
+ * for @order: give up a stale home (its blocks back to their zone), and
+ * for a cached order, open the home set's gates if a sender closed them
+ * and answer pending requests. Inline, it costs a load or three when
+ * there is nothing to do.
+ */
+void pcp_home_enter_slow(void);
+
+static inline __attribute__((always_inline)) void
+pcp_home_enter(unsigned int order)
+{
+	struct pcp_home *home = this_cpu_ptr(&pcp_home);
+
+	if (unlikely(__atomic_load_n(&home->stale, __ATOMIC_RELAXED)))
+		pcp_home_enter_slow();
+	else if (order < NR_PCP_ORDERS &&
+		 ((home->zone && pcp_fast_limit(&home->set.lists[order]) !=
+		   pcp_list_max(&home->set, order)) || smp_request_pending()))
+		pcp_home_enter_slow();
+}
+
+/*
+ * On this CPU, which has no home: make @zone its home, with the run of
+ * the map [@run, @run + @run_pages) all of that zone.
+ */
+void pcp_home_adopt(struct zone *zone, uintptr_t run, unsigned long run_pages);
 
 /*
  * The zone's fast paths (page_alloc.c's rmqueue() and free_block(), for
  * any zone; the home set's own are inline, <mm/page_alloc_fast.h>): take
  * the top block of this CPU's list of @order, or push @page (allocated,
- * checked) on it. NULL or false when the
- * list is empty or full, or a request is pending: then the slow paths
- * below, which answer requests, refill or drain, and try again.
+ * checked) on it. NULL or false when the list is empty or full, or a
+ * request is pending: then the slow paths below, which answer requests,
+ * refill or drain, and try again. These read the request word and
+ * @high, not the gate: they also serve sets that have no gate.
  */
 static inline __attribute__((always_inline)) struct page *
 pcp_take(struct per_cpu_pages *pcp, unsigned int order)
 {
-	unsigned int n = pcp->nr[order];
+	unsigned long n = pcp->lists[order].nr;
 	struct page *page;
 
 	if (unlikely(!n || smp_request_pending()))
 		return NULL;
-	page = pcp->lists[order][--n];
-	WRITE_ONCE(pcp->nr[order], n);
+	page = pcp->lists[order].slot[--n];
+	WRITE_ONCE(pcp->lists[order].nr, n);
 	set_pg_state(page, PG_ALLOC | order);
 	return page;
 }
@@ -83,12 +133,12 @@ pcp_take(struct per_cpu_pages *pcp, unsigned int order)
 static inline __attribute__((always_inline)) bool
 pcp_give(struct per_cpu_pages *pcp, struct page *page, unsigned int order)
 {
-	unsigned int n = pcp->nr[order];
+	unsigned long n = pcp->lists[order].nr;
 
-	if (unlikely(n >= pcp->limit[order] || smp_request_pending()))
+	if (unlikely(n >= pcp_list_max(pcp, order) || smp_request_pending()))
 		return false;
-	pcp->lists[order][n] = page;
-	WRITE_ONCE(pcp->nr[order], n + 1);
+	pcp->lists[order].slot[n] = page;
+	WRITE_ONCE(pcp->lists[order].nr, n + 1);
 	set_pg_state(page, PG_PCP | order);
 	return true;
 }

@@ -58,6 +58,9 @@ static DEFINE_PER_CPU(struct request_box, request_box);
 
 uint64_t smp_request_timeout_ns = SMP_REQUEST_TIMEOUT_NS;
 
+/* smp_on_request_posted()'s function: release store, acquire load. */
+static void (*request_posted_fn)(unsigned int cpu);
+
 /* Run @s's request for CPU @cpu if it is still posted: one runner only. */
 static bool run_slot(struct request_slot *s, unsigned int cpu)
 {
@@ -140,6 +143,7 @@ static void post(unsigned int cpu, unsigned int me, smp_request_fn fn,
 		 void *arg)
 {
 	struct request_slot *s = &per_cpu_ptr(&request_box, cpu)->slot[me];
+	void (*posted_fn)(unsigned int cpu);
 
 	if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) != SLOT_FREE)
 		panic("smp: cpu %u sends cpu %u a request while its previous "
@@ -148,9 +152,23 @@ static void post(unsigned int cpu, unsigned int me, smp_request_fn fn,
 	s->arg = arg;
 	/* Release: fn and arg before the state that announces them. */
 	__atomic_store_n(&s->state, SLOT_POSTED, __ATOMIC_RELEASE);
-	/* Release, and in one release sequence with the other senders'. */
+	/*
+	 * Release, and in one release sequence with the other senders'.
+	 * Acquire: the gate's closing below comes after whatever the target
+	 * did before a read-modify-write of the count that precedes ours
+	 * (its opening, smp.h): either it sees our count, or our closing
+	 * comes after its opening.
+	 */
 	__atomic_fetch_add(per_cpu_ptr(&smp_requests_pending, cpu), 1,
-			   __ATOMIC_RELEASE);
+			   __ATOMIC_ACQ_REL);
+	posted_fn = __atomic_load_n(&request_posted_fn, __ATOMIC_ACQUIRE);
+	if (posted_fn)
+		posted_fn(cpu);
+}
+
+void smp_on_request_posted(void (*fn)(unsigned int cpu))
+{
+	__atomic_store_n(&request_posted_fn, fn, __ATOMIC_RELEASE);
 }
 
 /* Withdraw a request nobody claimed: true if it was still posted. */

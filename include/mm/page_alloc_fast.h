@@ -8,10 +8,12 @@
  * The fast paths serve an order up to PAGE_ALLOC_COSTLY_ORDER from this
  * CPU's home set (mm/page_pcp.h): they read the per-CPU offset once
  * (arch_percpu_offset_nocall(), which on the host also says whether the
- * thread is numbered yet), and from it this CPU's home and its "request
- * pending" word (smp/smp.h), then pop or push one array slot and write
- * the block's state byte. No lock, no atomic read-modify-write, no call.
- * Anything else (no home yet, a request pending, an empty or full list,
+ * thread is numbered yet), which finds the home set at a fixed place,
+ * test the list's count against its gate (limit: 0 while closed, which a
+ * CPU posting this one a request does, so no "request pending" word is
+ * read here), then pop or push one array slot and write the block's
+ * state byte. No lock, no atomic read-modify-write, no call.
+ * Anything else (no home yet, a closed gate, an empty or full list,
  * a constraint in gfp, a block of another zone, and every free whose
  * state byte is not exactly "allocated at this order") returns to the
  * out-of-line paths in mm/page_alloc.c, which do the full checks: a bad
@@ -54,36 +56,56 @@
 
 /* A CPU's per-CPU pageset of one zone: see mm/page_pcp.h. */
 struct per_cpu_pages {
-	/* Blocks on each list: WRITE_ONCE, as other CPUs read them. */
-	unsigned int nr[NR_PCP_ORDERS];
-	/* A free to a list holding limit[o] blocks drains first: high >> o. */
-	unsigned int limit[NR_PCP_ORDERS];
+	/*
+	 * One list per order, its count and gate beside its array, so that
+	 * the fast paths reach all three from one base.
+	 */
+	struct pcp_list {
+		/* Blocks on the list: WRITE_ONCE, as other CPUs read it. */
+		unsigned long nr;
+		/*
+		 * The gate: high >> order while the fast paths may use the
+		 * list, 0 while closed. Written by its CPU (opened at a slow
+		 * path's entry), and closed by other CPUs that post it a
+		 * request or make it forget its home: atomic (relaxed) loads
+		 * and stores. Only the fast paths read it: the slow paths
+		 * go by @high.
+		 */
+		unsigned long limit;
+		struct page *slot[PCP_LIST_SLOTS];
+	} lists[NR_PCP_ORDERS];
 	int high;			/* pages a list may hold */
 	int batch;			/* pages per refill or drain; 0: not set up */
-	struct page *lists[NR_PCP_ORDERS][PCP_LIST_SLOTS];
 } __aligned(64);
 
 /*
  * This CPU's home set: its set of the first zone of its node's zonelist,
- * where alloc_pages() with no zone or node constraint looks first, so that
- * the fast paths need neither the node nor the zonelist (nor, for a free
- * in that zone, the zone). NULL until the allocation slow path sets it;
- * cleared when the CPU's node changes (set_cpu_numa_node(), numa_reset())
- * and when the host's tests reset the allocator. @pcp: written by its
- * CPU, and cleared by others: WRITE_ONCE and READ_ONCE. The rest is its
- * CPU's alone, written before @pcp and valid while @pcp is set: @zone
- * (the home zone), and @run and @run_pages: the longest run of the
- * per-page map whose chunks are all of the home zone (page_state.h; the
- * map is fixed from the hand-off until the host's tests reset the
- * allocator), so that a free tells a block of the home zone, of this
- * allocator, with one subtraction and one comparison. Blocks of the home
- * zone outside it take the slow path, which finds their zone.
+ * where alloc_pages() with no zone or node constraint looks first. It sits
+ * at a fixed place in the per-CPU area (@set, in pcp_home),
+ * so the fast paths find it from the per-CPU offset alone, with no
+ * pointer to load and test; they need neither the node nor the zonelist
+ * (nor, for a free in that zone, the zone).
+ *
+ * @set is the CPU's set for @zone in place of the zone's own element of
+ * pcp_pages (zone_pcp() picks it), which stays empty meanwhile. @zone:
+ * NULL while the CPU has no home (then @set is empty and closed);
+ * written by its CPU (WRITE_ONCE), read by others through zone_pcp(). The
+ * rest is its CPU's alone, valid while @zone is set: @run and @run_pages,
+ * the longest run of the per-page map whose chunks are all of the home
+ * zone (page_state.h; the map is fixed from the hand-off until the host's
+ * tests reset the allocator), so that a free tells a block of the home
+ * zone, of this allocator, with one subtraction and one comparison.
+ * Blocks of the home zone outside it take the slow path, which finds
+ * their zone. @stale: set by another CPU (set_cpu_numa_node(),
+ * numa_reset()) that also closes the gates; the CPU gives the home up at
+ * its next allocation's slow path.
  */
 struct pcp_home {
-	struct per_cpu_pages *pcp;
 	uintptr_t run;			/* first struct page of the run */
 	unsigned long run_pages;	/* its length; 0: none */
 	struct zone *zone;
+	unsigned int stale;		/* atomic */
+	struct per_cpu_pages set;	/* a cache line on: short offsets */
 };
 
 DECLARE_PER_CPU(struct pcp_home, pcp_home);
@@ -91,35 +113,71 @@ DECLARE_PER_CPU(struct pcp_home, pcp_home);
 /* What the home set may not serve: another zone or node, or zeroing. */
 #define HOME_SLOW_GFP	(__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO)
 
-/* Whether this CPU, at per-CPU offset @off, has a request to answer. */
-static inline __attribute__((always_inline)) bool pcp_fast_request_pending(unsigned long off)
+/*
+ * This CPU's home list of @order, from its per-CPU offset @off. The empty
+ * asm makes the compiler keep the list's address in one register, from
+ * which its count, gate and slots are each one offset away: left alone,
+ * GCC 12 rebuilds base + order * size + field for each of them (three
+ * more instructions per operation on riscv64).
+ */
+static inline __attribute__((always_inline)) struct pcp_list *
+pcp_home_list(unsigned long off, unsigned int order)
 {
-	return __atomic_load_n(__percpu_shift(&smp_requests_pending, off),
-			       __ATOMIC_RELAXED) != 0;
+	struct pcp_list *list = &__percpu_shift(&pcp_home, off)->set.lists[order];
+
+	__asm__("" : "+r"(list));
+	return list;
+}
+
+static inline __attribute__((always_inline)) unsigned long
+pcp_fast_limit(const struct pcp_list *list)
+{
+	return __atomic_load_n(&list->limit, __ATOMIC_RELAXED);
+}
+
+/*
+ * The owner's store of a list's count, which other CPUs read (READ_ONCE):
+ * a single store. riscv64's GCC 12 makes a relaxed atomic store an
+ * amoswap, which cannot take an offset; a volatile store (Linux's
+ * WRITE_ONCE) is the same single store on every target. The host keeps
+ * the atomic, for ThreadSanitizer.
+ */
+static inline __attribute__((always_inline)) void
+pcp_set_nr(struct pcp_list *list, unsigned long n)
+{
+#ifdef CONFIG_HOST
+	__atomic_store_n(&list->nr, n, __ATOMIC_RELAXED);
+#else
+	*(volatile unsigned long *)&list->nr = n;
+#endif
 }
 
 /*
  * A block of @order from this CPU's home set, or NULL: the caller then
- * takes the slow path (alloc_pages_slow()).
+ * takes the slow path (alloc_pages_slow()). One test covers an empty list
+ * (nr - 1 wraps) and a closed gate (limit 0): a list never holds more
+ * than its open limit.
  */
 static inline __attribute__((always_inline)) struct page *
 pcp_alloc_fast(gfp_t gfp, unsigned int order)
 {
-	struct per_cpu_pages *pcp;
-	unsigned long off;
+	struct pcp_list *list;
+	unsigned long off, n;
 	struct page *page;
-	unsigned int n;
 
 	if (unlikely(!arch_percpu_offset_nocall(&off)))
 		return NULL;
-	pcp = READ_ONCE(__percpu_shift(&pcp_home, off)->pcp);
-	if (unlikely(!pcp || order >= NR_PCP_ORDERS || (gfp & HOME_SLOW_GFP)))
+	if (unlikely(order >= NR_PCP_ORDERS || (gfp & HOME_SLOW_GFP)))
 		return NULL;
-	n = pcp->nr[order];
-	if (unlikely(!n || pcp_fast_request_pending(off)))
+	list = pcp_home_list(off, order);
+	n = list->nr - 1;
+	if (unlikely(n >= pcp_fast_limit(list)))
 		return NULL;
-	page = pcp->lists[order][--n];
-	WRITE_ONCE(pcp->nr[order], n);
+	page = list->slot[n];
+	/* A list never holds NULL (page_alloc_check() checks every entry). */
+	if (!page)
+		__builtin_unreachable();
+	pcp_set_nr(list, n);
 	__atomic_store_n(&page->state, (uint8_t)(PG_ALLOC | order),
 			 __ATOMIC_RELAXED);
 	return page;
@@ -129,34 +187,34 @@ pcp_alloc_fast(gfp_t gfp, unsigned int order)
  * Push @page of @order on this CPU's home set when it is a good free (its
  * byte says allocated at @order: only the first page of an allocated
  * block of that order carries it, and blocks are aligned) of a block of
- * the home zone, and the list has room. False: nothing changed, and the
- * caller takes the slow path (free_pages_slow()), which checks all.
+ * the home zone, and the list has room under an open gate. False:
+ * nothing changed, and the caller takes the slow path (free_pages_slow()),
+ * which checks all.
  */
 static inline __attribute__((always_inline)) bool pcp_free_fast(struct page *page, unsigned int order)
 {
-	struct per_cpu_pages *pcp;
+	struct pcp_list *list;
 	struct pcp_home *home;
-	unsigned long off;
-	unsigned int n;
+	unsigned long off, n;
 
 	if (unlikely(!arch_percpu_offset_nocall(&off)))
 		return false;
 	home = __percpu_shift(&pcp_home, off);
-	pcp = READ_ONCE(home->pcp);
 	/*
 	 * Integers, not pointers: @page may point anywhere, and its byte is
 	 * only read once it is known to be one of the home run's.
 	 */
-	if (unlikely(!pcp || order >= NR_PCP_ORDERS ||
+	if (unlikely(order >= NR_PCP_ORDERS ||
 		     (uintptr_t)page - home->run >= home->run_pages ||
 		     __atomic_load_n(&page->state, __ATOMIC_RELAXED) !=
 		     (PG_ALLOC | order)))
 		return false;
-	n = pcp->nr[order];
-	if (unlikely(n >= pcp->limit[order] || pcp_fast_request_pending(off)))
+	list = pcp_home_list(off, order);
+	n = list->nr;
+	if (unlikely(n >= pcp_fast_limit(list)))
 		return false;
-	pcp->lists[order][n] = page;
-	WRITE_ONCE(pcp->nr[order], n + 1);
+	list->slot[n] = page;
+	pcp_set_nr(list, n + 1);
 	__atomic_store_n(&page->state, (uint8_t)(PG_PCP | order),
 			 __ATOMIC_RELAXED);
 	return true;

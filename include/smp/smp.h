@@ -142,6 +142,19 @@ static inline bool smp_request_pending(void)
 void smp_request_poll(void);
 
 /*
+ * smp_on_request_posted - have the sender run @fn(cpu) after each request
+ * it posts to CPU @cpu, once smp_requests_pending counts it (an add with
+ * acquire and release): a fast path that reads a gate of its own instead
+ * of smp_requests_pending has its senders close that gate (the page
+ * allocator's per-CPU lists, mm/page_pcp.c); the CPU opens it again, then
+ * reads smp_requests_pending with a read-modify-write (acquire and
+ * release), so that either it sees the request or the closing comes
+ * after its opening. @fn runs on the sender, must not wait or send, and may touch
+ * only that gate. One function (the last given); NULL: none.
+ */
+void smp_on_request_posted(void (*fn)(unsigned int cpu));
+
+/*
  * smp_request_cpus - run @fn(cpu, @arg) for each online CPU in @cpus, as
  * above. Return: the number of CPUs that did not answer in time (each
  * named on the console, and cleared in @missed when given); 0 when all ran.

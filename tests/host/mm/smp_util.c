@@ -168,7 +168,7 @@ unsigned long pcp_pages_elsewhere(void)
 				for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
 					n += (unsigned long)READ_ONCE(zone_pcp(
 						page_allocator.zone_table[id],
-						cpu)->nr[o]) << o;
+						cpu)->lists[o].nr) << o;
 	return n;
 }
 

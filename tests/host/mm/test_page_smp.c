@@ -550,35 +550,37 @@ static bool checker_sees_pcp(void)
 	struct per_cpu_pages *pcp;
 	struct owners own;
 	struct page *p;
-	unsigned int n;
+	unsigned long n;
+	int high;
 
 	if (!smp_machine(&own))
 		return false;
 	p = alloc_pages(0, 0);
 	__free_pages(p, 0);
-	pcp = this_cpu_ptr(page_zone(p)->per_cpu_pageset);
-	n = pcp->nr[0];
-	EXPECT(n && pcp->lists[0][n - 1] == p, "p on top");
+	pcp = this_zone_pcp(page_zone(p));
+	n = pcp->lists[0].nr;
+	high = pcp->high;
+	EXPECT(n && pcp->lists[0].slot[n - 1] == p, "p on top");
 	EXPECT_SOUND();
 
-	pcp->nr[0]--;				/* a cached head unlisted */
+	pcp->lists[0].nr--;				/* a cached head unlisted */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("cached heads"), "count");
-	pcp->nr[0]++;
+	pcp->lists[0].nr++;
 	p->state = PG_FREE | 0;			/* listed, but not cached */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
 	       "state");
 	p->state = PG_PCP | 0;
-	pcp->lists[0][pcp->nr[0] - 1] = (struct page *)&own;	/* no page */
+	pcp->lists[0].slot[pcp->lists[0].nr - 1] = (struct page *)&own;	/* no page */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("not a cached block"),
 	       "entry");
-	pcp->lists[0][pcp->nr[0] - 1] = p;
-	pcp->limit[0] = n - 1;			/* above its limit */
+	pcp->lists[0].slot[pcp->lists[0].nr - 1] = p;
+	pcp->high = (int)n - 1;			/* above its limit */
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("its limit is"), "limit");
-	pcp->limit[0] = (unsigned int)pcp->high;
+	pcp->high = high;
 	EXPECT_SOUND();
 	return all_back(&own);
 }
