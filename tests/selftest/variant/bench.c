@@ -30,6 +30,7 @@
  */
 #include <arch/test_services.h>
 #include <boot/selftests.h>
+#include <lib/atomic.h>
 #include <lib/ktap.h>
 #include <lib/printk.h>
 #include <mm/mm.h>
@@ -69,21 +70,38 @@ static uint64_t measure(unsigned int order, uint64_t overhead)
 /*
  * Hold every free block below the top order, so that an allocation of
  * order o splits a top-order block MAX_PAGE_ORDER - o times and its free
- * merges as often: the longest path.
+ * merges as often: the longest path. Zone by zone, and only while the
+ * zone lists a block of the order: an allocation prefers the home zone,
+ * which splits a top-order block of its own once its blocks of that order
+ * are gone, so a loop on the node's count (which another zone's blocks
+ * keep up) would hold the home zone's whole top order (at 4G, where a
+ * node has two zones, that made every later allocation miss its home).
  */
 static void hold_below_top(struct block_chain held[NR_PAGE_ORDERS])
 {
+	const struct pglist_data *pgdat = NODE_DATA(numa_node_id());
 	struct page *page;
 
+	if (!pgdat)
+		return;
 	/*
 	 * Straight from the buddy lists: a per-CPU refill would split
 	 * top-order blocks into more blocks to hold, until none is left.
 	 */
 	zone_pcp_disable();
 	/* Every order below the top, from the one just below it down. */
-	for (unsigned int o = MAX_PAGE_ORDER; o-- > 0;)
-		while (nr_free_blocks(o) && (page = alloc_pages(GFP_KERNEL, o)))
-			chain_push(&held[o], page_address(page));
+	for (unsigned int o = MAX_PAGE_ORDER; o-- > 0;) {
+		for (struct zone *const *z = pgdat->node_zonelist.zones; *z;
+		     z++) {
+			/* GFP_KERNEL takes the home zone (the first) first. */
+			gfp_t gfp = (*z)->zone_idx == ZONE_DMA32 ?
+				    GFP_KERNEL | __GFP_DMA32 : GFP_KERNEL;
+
+			while (READ_ONCE((*z)->free_area[o].nr_free) &&
+			       (page = alloc_pages(gfp, o)))
+				chain_push(&held[o], page_address(page));
+		}
+	}
 	zone_pcp_enable();
 }
 
