@@ -209,6 +209,21 @@ unsigned long slab_nr_slabs(void)
 	return n;
 }
 
+unsigned long slab_nr_pages(void)
+{
+	unsigned long n = 0;
+
+	kmem_cache_init();
+	spin_lock(&slab_caches_lock);
+	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next) {
+		const struct kmem_cache *c = container_of(p, struct kmem_cache, caches);
+
+		n += READ_ONCE(c->nr_slabs) << c->order;
+	}
+	spin_unlock(&slab_caches_lock);
+	return n + slab_nr_large_pages();
+}
+
 void show_slabinfo(void)
 {
 	kmem_cache_init();

@@ -123,6 +123,8 @@ void show_slabinfo(void);
 /* Counts for tests and slabinfo: objects in use, slabs held (all caches). */
 unsigned long slab_nr_slabs(void);
 unsigned long slab_nr_large_pages(void);
+/* Pages in slabs and large kmalloc blocks: all the page allocator lent. */
+unsigned long slab_nr_pages(void);
 
 #include <mm/slab_fast.h>
 
