@@ -31,6 +31,12 @@
 
 DEFINE_PER_CPU(struct slab_pcpu, slab_pcpu);
 
+/* kfree()'s fast path reads the header's second line only (slab_fast.h). */
+_Static_assert(__builtin_offsetof(struct slab, owner_pc) == 64 &&
+	       __builtin_offsetof(struct slab, map) == 80,
+	       "struct slab: owner_pc, the stride and the first bitmap words "
+	       "share the header's second 64 bytes");
+
 struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
 /* Every cache; slab_caches_lock. Made empty by kmem_cache_init(). */
 struct slab_list slab_caches;

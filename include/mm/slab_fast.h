@@ -39,11 +39,28 @@ struct slab_list {
 	struct slab_list *next, *prev;
 };
 
-/* The slab header, at the start of every slab: see mm/slab_state.h. */
+/*
+ * The slab header, at the start of every slab: see mm/slab_state.h. Its
+ * first 64 bytes are the general way's (and the state word, which other
+ * CPUs' frees update); the second line starts with what kfree()'s fast
+ * path reads, followed by the first words of the bitmaps, so that a
+ * local free touches that one line of the header.
+ */
 struct slab {
 	/* Written when the slab is made, constant until it is given back. */
 	uintptr_t check;		/* SLAB_MAGIC ^ address; 0 once given back */
 	struct kmem_cache *cache;
+	/*
+	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
+	 * counted) and frozen (R when all is free), see slab.c.
+	 */
+	atomic_long_t sc;
+	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
+	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
+	int owner;			/* owning CPU, -1 without one (for checks) */
+	/* cache->lock. */
+	struct slab_list list;		/* on cache->partial */
+	struct slab_list all;		/* on cache->slabs: every slab of the cache */
 	/*
 	 * The owner's per-CPU slab state while a CPU owns the slab (current
 	 * or on its partial list), else NULL: written by the owner (and by
@@ -64,17 +81,6 @@ struct slab {
 	uint32_t mask;
 	uint16_t first;
 	uint8_t shift;
-	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
-	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
-	int owner;			/* owning CPU, -1 without one (for checks) */
-	/*
-	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
-	 * counted) and frozen (R when all is free), see slab.c.
-	 */
-	atomic_long_t sc;
-	/* cache->lock. */
-	struct slab_list list;		/* on cache->partial */
-	struct slab_list all;		/* on cache->slabs: every slab of the cache */
 	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
 	unsigned long map[];
 };
