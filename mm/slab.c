@@ -1317,6 +1317,12 @@ void __kfree(const void *p)
 	       "already freed");
 }
 
+void __kfree_object(struct slab *s, const void *p)
+{
+	slab_poll();
+	slab_free(s->cache, s, p, "kfree");
+}
+
 size_t ksize(const void *p)
 {
 	struct slab *s;

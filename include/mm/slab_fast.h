@@ -157,6 +157,8 @@ extern uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
 /* The general ways: every check, every case (mm/slab.c). */
 void *__kmalloc(size_t size, gfp_t gfp);
 void __kfree(const void *p);
+/* __kfree() of @p, which the slab table and @s's header say starts an object. */
+void __kfree_object(struct slab *s, const void *p);
 
 /* The index of the lowest set bit of @x (not 0), without a call. */
 static inline __attribute__((always_inline)) unsigned int slab_ctz(unsigned long x)
@@ -212,7 +214,9 @@ slow:
  * kfree - free @p (see <mm/slab.h>). Inline: the slab table names a slab
  * at @p, the header's stride says @p starts an object past the header,
  * the header's owner is this CPU, and the object's two bits say it is in
- * use: its free bit is set. Anything else: __kfree(), which checks all.
+ * use: its free bit is set. Anything else: __kfree(), which checks all,
+ * or, for a proven object start of another CPU's slab or with a bit set,
+ * __kfree_object(), which checks all but the table.
  * It does not poll for requests: a CPU answers at its next kmalloc() or
  * general path, and a free sets one bit of a slab it owns, which a
  * request run for it meanwhile cannot take away (a CPU that is not away
@@ -236,16 +240,22 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	off = rel << k >> k;
 	s = (struct slab *)((uintptr_t)p - off);
 	idx = off >> s->shift;
-	if (unlikely((off & s->mask) || idx < s->first ||
-		     !arch_percpu_offset_nocall(&cpu) ||
-		     READ_ONCE(s->owner_pc) != __percpu_shift(&slab_pcpu, cpu)))
+	if (unlikely((off & s->mask) || idx < s->first))
 		goto slow;
+	/* From here @p is the start of an object of @s. */
+	if (unlikely(!arch_percpu_offset_nocall(&cpu) ||
+		     READ_ONCE(s->owner_pc) != __percpu_shift(&slab_pcpu, cpu)))
+		goto object;
 	lw = &s->map[idx / 64 * 2];
 	bit = 1UL << (idx % 64);
 	m = READ_ONCE(*lw);
 	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
-		goto slow;
+		goto object;
 	WRITE_ONCE(*lw, m | bit);
+	return;
+object:
+	/* Another CPU's slab (a remote free), or a double free. */
+	__kfree_object(s, p);
 	return;
 slow:
 	__kfree(p);
