@@ -467,6 +467,17 @@ static void setup_zones(void)
 	set_chunk_zones();
 }
 
+/* Present sections: a section of two nodes has a piece in each part. */
+static unsigned long nr_present_sections(void)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long n = 0;
+
+	for (unsigned long k = 0; k < pa->nr_sections; k++)
+		n += !k || pa->sections[k].section != pa->sections[k - 1].section;
+	return n;
+}
+
 unsigned long memblock_free_all(void)
 {
 	struct page_allocator *pa = &page_allocator;
@@ -526,8 +537,7 @@ unsigned long memblock_free_all(void)
 		"buddy allocator (%lu top-order blocks deferred); metadata %zu "
 		"bytes for %lu sections, in %lu pages\n", pages,
 		pages << (PAGE_SHIFT - 10), blocks, nr_deferred_blocks(),
-		pa->metadata_bytes, pa->nr_sections,
-		(unsigned long)PFN_UP(pa->metadata_alloc));
+		pa->metadata_bytes, nr_present_sections(), pa->metadata_pages);
 	/* Where memory is, when it is in more than one zone. */
 	for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
 		zone = pa->zone_table[id];

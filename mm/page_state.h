@@ -168,6 +168,7 @@ struct page_allocator {
 	int default_nid;		/* where memory in no node goes */
 	size_t metadata_bytes;		/* map and tables, exactly */
 	size_t metadata_alloc;		/* bytes of the parts' allocations */
+	unsigned long metadata_pages;	/* pages those allocations touch */
 	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */
 };
 

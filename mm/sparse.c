@@ -237,6 +237,7 @@ int sparse_init(unsigned long nr_runs, unsigned long nr_segments)
 	struct present_sections ps;
 	size_t machine_bytes, table_bytes = 0, alloc_bytes = 0;
 	size_t sizes[MAX_NUMNODES];
+	unsigned long pages_used = 0;
 	unsigned int nr_nodes = 0;
 	char *tables = (char *)static_tables;
 	bool tables_static;
@@ -300,6 +301,7 @@ int sparse_init(unsigned long nr_runs, unsigned long nr_segments)
 		sizes[pa->nr_parts] = size;
 		part_of_nid[nid] = pa->nr_parts;
 		alloc_bytes += size;
+		pages_used += PFN_UP(phys + size) - PHYS_PFN(phys);
 		t = tables_static ? tables
 				  : (char *)part->map +
 					    ALIGN_UP(pages * sizeof(struct page),
@@ -321,6 +323,7 @@ int sparse_init(unsigned long nr_runs, unsigned long nr_segments)
 			     (ps.nr_map >> MAP_CHUNK_SHIFT) *
 				     (sizeof(uint32_t) + sizeof(uint8_t));
 	pa->metadata_alloc = alloc_bytes;
+	pa->metadata_pages = pages_used;
 	return 0;
 }
 
