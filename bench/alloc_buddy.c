@@ -81,6 +81,11 @@ static void buddy_caches(bool on)
 		zone_pcp_disable();
 }
 
+static long buddy_object_pages(void)
+{
+	return (long)slab_nr_pages();
+}
+
 const struct bench_allocator bench_allocator = {
 	.name = BENCH_NAME,
 	.max_order = MAX_PAGE_ORDER,
@@ -92,4 +97,5 @@ const struct bench_allocator bench_allocator = {
 	.lock_count = buddy_lock_count,
 	.cache_batch = buddy_cache_batch,
 	.caches = buddy_caches,
+	.object_pages = buddy_object_pages,
 };

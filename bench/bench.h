@@ -54,6 +54,9 @@ struct bench_allocator {
 	 * heap is made with them off, or a refill would split top-order
 	 * blocks into more small blocks to take. */
 	void (*caches)(bool on);
+	/* Pages its small-object allocator holds (kmalloc's slabs and large
+	 * blocks), or NULL: the workloads' "pages taken". */
+	long (*object_pages)(void);
 };
 
 extern const struct bench_allocator bench_allocator;

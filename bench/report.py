@@ -300,6 +300,58 @@ class Report:
                       "pages kept", "bytes beyond 1 per page, in all",
                       "bytes per page"], rows)
 
+    # ---- nodes and contiguous ranges (bench/numa.c) -------------------
+
+    def nodes(self):
+        """Hand-off in 4 nodes against 1, the order-0 pair on 1 and 2
+        nodes, and 1 GiB contiguous on a fragmented heap."""
+        out = []
+        rows = []
+        for a in BUDDIES:
+            for g in self.r.variants("handoff-nodes-present"):
+                one = self.r.get(a, "handoff-present", g, -1, "handoff_ns")
+                four = self.r.get(a, "handoff-nodes-present", g, -1,
+                                  "handoff_ns")
+                meta = self.r.median(a, "handoff-nodes-present", g, -1,
+                                     "metadata_bytes_per_page")
+                rows.append((self.name(a), g, cell(one, 1e6),
+                             cell(four, 1e6),
+                             "–" if not one or not four else
+                             "%.2f×" % (four.median / one.median),
+                             "–" if meta is None else "%.4f" % meta))
+        out.append(table(["allocator", "GiB", "1 node, ms", "4 nodes, ms",
+                          "4 nodes vs 1", "metadata bytes per page, "
+                          "4 nodes"], rows))
+        rows = []
+        for a in BUDDIES:
+            one = self.r.get(a, "nodepair", "1", 0, "pair_ns")
+            two = self.r.get(a, "nodepair", "2", 0, "pair_ns")
+            rows.append((self.name(a), cell(one), cell(two),
+                         "–" if not one or not two else
+                         "%.2f×" % (two.median / one.median)))
+        out.append(table(["allocator", "1 node, ns per pair",
+                          "2 nodes, ns per pair", "2 nodes vs 1"], rows))
+        rows = []
+        for a in BUDDIES:
+            for g in self.r.variants("contig"):
+                rows.append((self.name(a), g,
+                             cell(self.r.get(a, "contig", g, -1,
+                                             "contig_ns"), 1e3),
+                             cell(self.r.get(a, "contig", g, -1,
+                                             "contig_free_ns"), 1e3),
+                             cell(self.r.get(a, "contig", g, -1,
+                                             "contig_freed_ns"), 1e3)))
+        out.append(table(["allocator", "heap, GiB",
+                          "alloc_contig_pages(1 GiB), fragmented heap, µs",
+                          "free_contig_range(1 GiB), µs",
+                          "alloc_contig_pages(1 GiB), heap freed again, µs"],
+                         rows))
+        out.append(self.commands("nodepair") + "\n\n" +
+                   self.commands("contig").split("\n", 2)[2] + "\n\n" +
+                   "The hand-offs in 4 nodes: `handoff nodes=4 present=1` "
+                   "among the commands of section 5.")
+        return "\n\n".join(out)
+
     # ---- small objects (bench/small.c) --------------------------------
 
     def sname(self, a):
@@ -465,6 +517,24 @@ class Report:
                     "beforehand, as on bare metal)" % self.name(a),
                     ms(self.r.median(a, "handoff-present", "64", -1,
                                      "handoff_ns")), 20, "ms")
+        for a in BUDDIES:
+            at_most("%s: hand-off of 64 GiB in 4 nodes ≤ 20 ms (RAM present "
+                    "beforehand)" % self.name(a),
+                    ms(self.r.median(a, "handoff-nodes-present", "64", -1,
+                                     "handoff_ns")), 20, "ms")
+            one = self.r.median(a, "nodepair", "1", 0, "pair_ns")
+            two = self.r.median(a, "nodepair", "2", 0, "pair_ns")
+            at_most("%s: order-0 pair on a 2-node heap no slower than on "
+                    "one node (time per pair ≤ 1.05× one node's: 5%% for "
+                    "the noise between two processes)" % self.name(a),
+                    two / one if one and two else None, 1.05, "×")
+            c = self.r.median(a, "contig", "16", -1, "contig_ns")
+            rows.append(("%s: alloc_contig_pages() of 1 GiB on a fragmented "
+                         "16 GiB heap succeeds (no time target)" %
+                         self.name(a),
+                         "not measured" if c is None else
+                         "%.1f µs" % (c / 1e3),
+                         "**not measured**" if c is None else "met"))
         meta = [self.r.median(a, "handoff", g, -1, "metadata_bytes_per_page")
                 for a in BUDDIES for g in self.r.variants("handoff")]
         meta = [m for m in meta if m is not None]
@@ -580,6 +650,7 @@ def main():
         "pair_orders": rep.pair_orders, "mixed": rep.mixed,
         "frag": rep.frag, "handoff": rep.handoff, "metadata": rep.metadata,
         "threads": rep.threads, "zonelock": rep.zonelock,
+        "nodes": rep.nodes,
         "small_pair": rep.small_pair,
         "small_workloads": rep.small_workloads,
     }

@@ -10,6 +10,7 @@
  */
 #include <lib/types.h>
 
+extern const uint8_t debruijn_index[64];
 int __clzdi2(uint64_t x);
 int __ctzdi2(uint64_t x);
 int __clzsi2(uint32_t x);
@@ -19,10 +20,11 @@ int __popcountsi2(uint32_t x);
 
 /*
  * Undefined for 0, as the builtins are; callers never pass 0. A de Bruijn
- * multiply and a table lookup, not a loop: the slab allocator's fast path
- * takes a ctz on every allocation.
+ * multiply and a table lookup, not a loop. The slab allocator's inline
+ * fast path (include/mm/slab_fast.h) takes a ctz on every allocation and
+ * does the same lookup itself, without the call: hence not static.
  */
-static const uint8_t debruijn_index[64] = {
+const uint8_t debruijn_index[64] = {
 	0, 47,  1, 56, 48, 27,  2, 60, 57, 49, 41, 37, 28, 16,  3, 61,
 	54, 58, 35, 52, 50, 42, 21, 44, 38, 32, 29, 23, 17, 11,  4, 62,
 	46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,

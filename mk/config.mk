@@ -22,7 +22,7 @@
 #=                               64, 1..1024): CONFIG_NR_CPUS; CPUs beyond
 #=                               it stay parked
 #= SLAB_DEBUG=1                  red zones and poison in the slab allocator
-#=                               (docs/allocator.md, section 7)
+#=                               (docs/allocator.md, section 8)
 #= BOARD=name                    the machine booted: boards/<arch>/<name>.mk
 #=                               (default: the arch.mk's DEFAULT_BOARD;
 #=                               `make print-boards` lists a target's)

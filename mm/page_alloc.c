@@ -317,22 +317,30 @@ static __attribute__((noinline)) void pcp_home_set(struct pglist_data *pgdat)
 {
 	struct zone *zone = pgdat ? pgdat->node_zonelist.zones[0] : NULL;
 	const struct page_allocator *pa = &page_allocator;
-	unsigned long nr_chunks = pa->nr_map >> MAP_CHUNK_SHIFT;
+	const struct map_part *part = NULL, *best_part = NULL;
 	unsigned long c, start = 0, best = 0, best_len = 0;
 
 	if (!zone)
 		return;
 	/* The longest run of chunks all of the zone (none mixed). */
-	for (c = 0; c <= nr_chunks; c++) {
-		if (c < nr_chunks && pa->chunk_zone[c] == zone->id)
+	for (part = pa->parts; part < pa->parts + pa->nr_parts; part++) {
+		unsigned long nr_chunks = part->nr >> MAP_CHUNK_SHIFT;
+
+		if (part->nid != zone->node)
 			continue;
-		if (c - start > best_len) {
-			best = start;
-			best_len = c - start;
+		for (c = 0, start = 0; c <= nr_chunks; c++) {
+			if (c < nr_chunks && part->chunk_zone[c] == zone->id)
+				continue;
+			if (c - start > best_len) {
+				best_part = part;
+				best = start;
+				best_len = c - start;
+			}
+			start = c + 1;
 		}
-		start = c + 1;
 	}
-	pcp_home_adopt(zone, (uintptr_t)&pa->map[best << MAP_CHUNK_SHIFT],
+	pcp_home_adopt(zone, best_part ?
+		       (uintptr_t)&best_part->map[best << MAP_CHUNK_SHIFT] : 0,
 		       best_len << MAP_CHUNK_SHIFT);
 }
 
@@ -433,10 +441,12 @@ int refuse_free(unsigned long pfn, unsigned int order, int why,
 	return why;
 }
 
-/* The head of the block holding the TAIL page @idx, or NULL. */
-struct page *enclosing_head(unsigned long idx)
+/* The head of the block holding the TAIL page @page, or NULL. */
+struct page *enclosing_head(const struct page *page)
 {
-	struct page *map = page_allocator.map;
+	const struct map_part *part = page_part(page);
+	struct page *map = part->map;
+	unsigned long idx = (unsigned long)(page - map);
 
 	for (unsigned int o = 1; o <= MAX_PAGE_ORDER; o++) {
 		struct page *head = &map[idx & ~((1UL << o) - 1)];
@@ -483,7 +493,7 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
 		return refuse_free(pfn, order, FREE_REFUSED_WRONG_ORDER,
 			      "part of a contiguous range: free_contig_range() "
 			      "frees it");
-	head = s == PG_TAIL ? enclosing_head(page_index(page)) : NULL;
+	head = s == PG_TAIL ? enclosing_head(page) : NULL;
 	if (head && pg_is_free_head(pg_state(head)))
 		return refuse_free(pfn, order, FREE_REFUSED_DOUBLE_FREE,
 			      "inside the free block at pfn %#lx order %u%s",
@@ -508,17 +518,18 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
  */
 void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
 {
-	struct page_allocator *pa = &page_allocator;
-	unsigned long idx = page_index(page);
-	phys_addr_t phys = PFN_PHYS(__page_to_pfn(page));
-	bool mixed = pa->chunk_zone[idx >> MAP_CHUNK_SHIFT] == CHUNK_MIXED;
+	const struct map_part *part = page_part(page);
+	struct page *map = part->map;
+	unsigned long idx = (unsigned long)(page - map);
+	phys_addr_t phys = PFN_PHYS(part_page_to_pfn(part, page));
+	bool mixed = part_chunk_mixed(part, page);
 
 	/* Merge while there is an order above to merge into. */
 	while (order + 1 < NR_PAGE_ORDERS) {
 		unsigned long buddy = idx ^ (1UL << order);
 
 		/* Another CPU may be writing it, if it is cached there. */
-		if (pg_state(&pa->map[buddy]) != (PG_FREE | order))
+		if (pg_state(&map[buddy]) != (PG_FREE | order))
 			break;
 		if (unlikely(mixed) &&
 		    pfn_zone_slow(PHYS_PFN(phys ^ (PAGE_SIZE << order))) != zone)
@@ -526,13 +537,13 @@ void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
 		__free_area_del(zone, order,
 				phys_to_virt(phys ^ (PAGE_SIZE << order)));
 		/* The upper half stops being a head; the lower one is set below. */
-		set_pg_state(&pa->map[MAX(idx, buddy)], PG_TAIL);
+		set_pg_state(&map[MAX(idx, buddy)], PG_TAIL);
 		idx &= buddy;
 		phys &= ~(phys_addr_t)(PAGE_SIZE << order);
 		order++;
 	}
-	set_pg_state(&pa->map[idx], PG_FREE | order);
-	__free_area_add(zone, order, &pa->map[idx], phys_to_virt(phys));
+	set_pg_state(&map[idx], PG_FREE | order);
+	__free_area_add(zone, order, &map[idx], phys_to_virt(phys));
 }
 
 /* A good free of a cached order: the list is full, or a request waits. */
@@ -571,7 +582,7 @@ free_block(struct page *page, unsigned int order)
 	if (unlikely(order > MAX_PAGE_ORDER ||
 		     pg_state(page) != (PG_ALLOC | order)))
 		return check_free(__page_to_pfn(page), page, order);
-	zone = map_zone(page_index(page));
+	zone = map_zone(page);
 	if (unlikely(order >= NR_PCP_ORDERS))
 		return free_block_zone(zone, page, order);
 	if (unlikely(!pcp_give(this_zone_pcp(zone), page, order)))
@@ -588,13 +599,10 @@ refuse_out_of_range(const struct page *page, unsigned int order)
 	return FREE_REFUSED_OUT_OF_RANGE;
 }
 
-/* Whether @page is one of the map's (NULL is not): one comparison. */
+/* Whether @page is one of the map's (NULL is not): one comparison a part. */
 static inline bool page_in_map(const struct page *page)
 {
-	const struct page_allocator *pa = &page_allocator;
-
-	/* Integers, not pointers: @page may point anywhere. One byte a page. */
-	return (uintptr_t)page - (uintptr_t)pa->map < pa->nr_map;
+	return page_part(page) != NULL;
 }
 
 /*
@@ -644,7 +652,7 @@ int get_order(unsigned long size)
 
 struct zone *page_zone(const struct page *page)
 {
-	return map_zone(page_index(page));
+	return map_zone(page);
 }
 
 /* Every populated zone, by zone id. */

@@ -117,12 +117,12 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 				 unsigned long i, unsigned long len,
 				 unsigned long base_pfn)
 {
-	const struct page_allocator *pa = &page_allocator;
 	uint8_t s = sec[i].state;
 	unsigned int order = pg_order(s);
-	unsigned long n, pfn = base_pfn + i, idx = (unsigned long)(&sec[i] - pa->map);
-	bool mixed = pa->chunk_zone[idx >> MAP_CHUNK_SHIFT] == CHUNK_MIXED;
-	struct zone *zone = map_zone(idx);
+	const struct map_part *part = page_part(&sec[i]);
+	unsigned long n, pfn = base_pfn + i;
+	bool mixed = part_chunk_mixed(part, &sec[i]);
+	struct zone *zone = part_zone(part, &sec[i]);
 	struct zone_census *zc;
 
 	/* A head's order is at most MAX_PAGE_ORDER; say so to the compiler. */
@@ -190,23 +190,31 @@ static unsigned long check_block(struct census *c, const struct page *sec,
 	return n;
 }
 
-/* The tables must describe the map: ascending, contiguous, chunk-aligned. */
+/*
+ * The tables must describe the map: pieces ascending, each part's pieces
+ * contiguous and chunk-aligned, and together filling the part. @filled[]
+ * counts each part's pages so far.
+ */
 static void check_section(struct census *c, const struct mem_section *ms,
-			  const struct mem_section *prev)
+			  const struct mem_section *prev, unsigned long *filled)
 {
 	const struct page_allocator *pa = &page_allocator;
 	unsigned long first = (ms->section << PFN_SECTION_SHIFT) + ms->lo;
-	unsigned long start = prev ? prev->start + (prev->hi - prev->lo) : 0;
+	const struct map_part *part = &pa->parts[ms->part];
 
-	if ((prev && prev->section >= ms->section) || ms->start != start ||
+	if ((prev && (prev->section > ms->section ||
+		      (prev->section == ms->section && prev->hi > ms->lo))) ||
+	    ms->part >= pa->nr_parts || ms->start != filled[ms->part] ||
 	    ms->lo >= ms->hi || ms->hi > PAGES_PER_SECTION ||
-	    (ms->lo | ms->hi) & (MAP_CHUNK_PAGES - 1)) {
+	    (ms->lo | ms->hi) & (MAP_CHUNK_PAGES - 1) ||
+	    ms->start + (ms->hi - ms->lo) > part->nr) {
 		problem(c, "section tables disagree on section %#lx",
 			ms->section);
 		return;
 	}
+	filled[ms->part] += ms->hi - ms->lo;
 	for (unsigned long i = 0; i < ms->hi - ms->lo; i += MAP_CHUNK_PAGES)
-		if (pa->chunk_nr[(ms->start + i) >> MAP_CHUNK_SHIFT] !=
+		if (part->chunk_nr[(ms->start + i) >> MAP_CHUNK_SHIFT] !=
 		    (first + i) >> MAP_CHUNK_SHIFT)
 			problem(c, "chunk table disagrees at pfn %#lx", first + i);
 }
@@ -214,17 +222,19 @@ static void check_section(struct census *c, const struct mem_section *ms,
 static void check_map(struct census *c)
 {
 	const struct page_allocator *pa = &page_allocator;
+	unsigned long filled[MAX_NUMNODES] = { 0 }, total = 0;
 
 	for (unsigned long k = 0; k < pa->nr_sections; k++) {
 		const struct mem_section *ms = &pa->sections[k];
 		unsigned long base_pfn = (ms->section << PFN_SECTION_SHIFT) + ms->lo;
 		unsigned long len = ms->hi - ms->lo, i = 0;
+		unsigned long before = ms->part < pa->nr_parts ? filled[ms->part] : 0;
 		const struct page *sec;
 
-		check_section(c, ms, k ? ms - 1 : NULL);
-		if (ms->start + len > pa->nr_map)
+		check_section(c, ms, k ? ms - 1 : NULL, filled);
+		if (ms->part >= pa->nr_parts || filled[ms->part] == before)
 			return;
-		sec = &pa->map[ms->start];
+		sec = &pa->parts[ms->part].map[ms->start];
 		while (i < len) {
 			uint8_t s = sec[i].state;
 
@@ -242,6 +252,16 @@ static void check_map(struct census *c)
 			i++;
 		}
 	}
+	for (unsigned int k = 0; k < pa->nr_parts; k++) {
+		if (filled[k] != pa->parts[k].nr)
+			problem(c, "section tables disagree: node %d's part of "
+				"the map has %lu pages, its pieces %lu",
+				pa->parts[k].nid, pa->parts[k].nr, filled[k]);
+		total += pa->parts[k].nr;
+	}
+	if (total != pa->nr_map)
+		problem(c, "the map's parts hold %lu pages, not %lu", total,
+			pa->nr_map);
 }
 
 static void check_list(struct census *c, const struct zone *zone,
@@ -314,8 +334,7 @@ static void check_pcp_lists(struct census *c, struct zone *zone,
 			for (unsigned int i = 0; i < n; i++) {
 				const struct page *page = pcp->lists[o].slot[i];
 
-				if ((uintptr_t)page - (uintptr_t)page_allocator.map >=
-				    nr_map_pages() ||
+				if (!page_part(page) ||
 				    pg_state(page) != (PG_PCP | o) ||
 				    page_zone(page) != zone) {
 					problem(c, "CPU %u list of node %d zone %s "

@@ -55,7 +55,7 @@ static struct page *block_of(unsigned long pfn, uint8_t *s)
 	}
 	*s = pg_state(page);
 	if (*s == PG_TAIL) {
-		page = enclosing_head(page_index(page));
+		page = enclosing_head(page);
 		if (page)
 			*s = pg_state(page);
 	}
@@ -79,7 +79,7 @@ static bool range_free(struct zone *zone, unsigned long pfn, unsigned long nr,
 		if (head && pg_is_head(s, PG_PCP))
 			*busy = true;
 		if (!head || !pg_is_head(s, PG_FREE) ||
-		    map_zone(page_index(head)) != zone ||
+		    map_zone(head) != zone ||
 		    (pa_chunk_mixed(head) &&
 		     pfn_zone_slow(__page_to_pfn(head) + (1UL << pg_order(s)) - 1)
 			     != zone)) {
@@ -287,7 +287,7 @@ int free_contig_range_checked(unsigned long pfn, unsigned long nr_pages)
 		struct page *head = block_of(p, &s);
 		unsigned long b = __page_to_pfn(head), e = b + (1UL << pg_order(s));
 		unsigned long fs = MAX(b, pfn), fe = MIN(e, end);
-		struct zone *zone = map_zone(page_index(head));
+		struct zone *zone = map_zone(head);
 
 		zone_lock(zone);
 		set_pg_state(head, PG_TAIL);

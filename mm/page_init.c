@@ -21,8 +21,10 @@
  * Nodes and zones: every range goes to its own node's zone, ZONE_DMA32
  * below 4 GiB and ZONE_NORMAL above, and ranges of different zones are cut
  * apart even where they touch, so no block spans two zones. A node is set
- * up (its pg_data_t, allocated on its own memory when it has room) for
- * every online node and every node memblock's memory names. Memory in no
+ * up (its pg_data_t, and its part of the per-page map (sparse.c), each
+ * allocated on its own memory when it has room, else on the nearest node
+ * that has, said on the console) for every online node and every node
+ * memblock's memory names. Memory in no
  * node (NUMA_NO_NODE, or a node id out of range) goes to the lowest such
  * node, the default node, said on the console when other memory has a
  * node; a node without memory is said too, and allocates from its
@@ -53,7 +55,8 @@ static void set_map(unsigned long *k, unsigned long from, unsigned long to,
 		unsigned long s = MAX(from, b), t = MIN(to, e);
 
 		if (s < t)
-			memset(&pa->map[ms->start + (s - b)], v, t - s);
+			memset(&pa->parts[ms->part].map[ms->start + (s - b)],
+			       v, t - s);
 		if (e > to)
 			return;
 	}
@@ -74,16 +77,17 @@ static unsigned long top_blocks_in(unsigned long start, unsigned long end)
 static bool defer_run(struct zone *zone, unsigned long pfn, unsigned long n)
 {
 	struct page *page = NULL;
+	unsigned long end = 0;
 
 	if (zone->nr_runs == zone->max_runs)
 		return false;
 	zone->deferred[zone->nr_runs++] = (struct deferred_run){ pfn, n };
 	zone->nr_deferred += n;
 	zone->free_area[MAX_PAGE_ORDER].nr_free += n;
-	/* The map is contiguous within a section: look up once per section. */
+	/* The map is contiguous within a piece: look up once per piece. */
 	for (unsigned long i = 0; i < n; i++, pfn += MAX_BLOCK_PAGES) {
-		if (!page || !(pfn & (PAGES_PER_SECTION - 1)))
-			page = __pfn_to_page(pfn);
+		if (!page || pfn >= end)
+			page = pfn_to_page_piece(pfn, &end);
 		else
 			page += MAX_BLOCK_PAGES;
 		page->state = PG_FREE | MAX_PAGE_ORDER;
@@ -120,8 +124,7 @@ static unsigned long free_pfn_range(struct zone *zone, unsigned long start,
 	return blocks;
 }
 
-/* The node memory of node @nid is placed in. */
-static int resolve_nid(int nid)
+int memory_nid(int nid)
 {
 	return nid >= 0 && nid < MAX_NUMNODES && node_data[nid]
 		       ? nid : page_allocator.default_nid;
@@ -182,7 +185,7 @@ static bool zone_walk_next(struct zone_walk *w, unsigned long *spfn,
 		if (!w->have) {
 			if (!walk_next_range(w, &w->start, &w->end, &w->nid))
 				return false;
-			w->nid = resolve_nid(w->nid);
+			w->nid = memory_nid(w->nid);
 			w->have = true;
 			w->cut = 0;
 			/* Join what touches it, in the same node. */
@@ -190,7 +193,7 @@ static bool zone_walk_next(struct zone_walk *w, unsigned long *spfn,
 				struct zone_walk peek = *w;
 
 				if (!walk_next_range(&peek, &s, &e, &nid) ||
-				    s != w->end || resolve_nid(nid) != w->nid)
+				    s != w->end || memory_nid(nid) != w->nid)
 					break;
 				w->end = e;
 				w->i = peek.i;
@@ -278,11 +281,14 @@ static void set_chunk_zones(void)
 		for (unsigned long pfn = seg->start; pfn < seg->end;
 		     pfn = ALIGN_DOWN(pfn, MAP_CHUNK_PAGES) + MAP_CHUNK_PAGES) {
 			struct page *page = __pfn_to_page(pfn);
+			const struct map_part *part;
 			uint8_t *c;
 
 			if (!page)
 				continue;
-			c = &pa->chunk_zone[page_index(page) >> MAP_CHUNK_SHIFT];
+			part = page_part(page);
+			c = &part->chunk_zone[(unsigned long)(page - part->map) >>
+					      MAP_CHUNK_SHIFT];
 			if (*c == CHUNK_NO_ZONE)
 				*c = (uint8_t)seg->zone_id;
 			else if (*c != seg->zone_id)
@@ -293,35 +299,6 @@ static void set_chunk_zones(void)
 
 /* The one node's pg_data_t of a machine with one node: no allocation. */
 static struct pglist_data boot_pgdat;
-
-/*
- * Room for @nid's pg_data_t: on its own memory when a free part of it is
- * big enough that the data takes a small share of it (NODE_DATA_SHARE
- * times its size: a node of a page or two keeps its pages), else
- * anywhere. 0 when memblock has no room at all.
- */
-#define NODE_DATA_SHARE	64
-
-static phys_addr_t alloc_on_node(size_t size, int nid)
-{
-	phys_addr_t start, end, best_start = 0, best_end = 0, phys;
-	uint64_t i;
-
-	/* The highest such range, as memblock allocates from the top. */
-	for_each_free_mem_range(i, nid, MEMBLOCK_NONE, &start, &end, NULL)
-		if (end - start >= NODE_DATA_SHARE * size) {
-			best_start = start;
-			best_end = end;
-		}
-	if (best_end) {
-		phys = memblock_phys_alloc_range(size, 64, best_start, best_end);
-		if (phys)
-			return phys;
-	}
-	pr_info("memblock_free_all: node %d has no room for its %zu bytes of "
-		"node data: placed on another node\n", nid, size);
-	return memblock_phys_alloc(size, 64);
-}
 
 static void pgdat_init(struct pglist_data *pgdat, int nid)
 {
@@ -393,7 +370,8 @@ static int setup_nodes(void)
 		struct pglist_data *pgdat = &boot_pgdat;
 
 		if (n > 1) {
-			phys_addr_t phys = alloc_on_node(sizeof(*pgdat), nid);
+			phys_addr_t phys = alloc_on_node(sizeof(*pgdat), 64, nid,
+							 "node data");
 
 			if (!phys) {
 				pr_err("memblock_free_all: no room for node %d's "
@@ -489,6 +467,17 @@ static void setup_zones(void)
 	set_chunk_zones();
 }
 
+/* Present sections: a section of two nodes has a piece in each part. */
+static unsigned long nr_present_sections(void)
+{
+	const struct page_allocator *pa = &page_allocator;
+	unsigned long n = 0;
+
+	for (unsigned long k = 0; k < pa->nr_sections; k++)
+		n += !k || pa->sections[k].section != pa->sections[k - 1].section;
+	return n;
+}
+
 unsigned long memblock_free_all(void)
 {
 	struct page_allocator *pa = &page_allocator;
@@ -548,8 +537,7 @@ unsigned long memblock_free_all(void)
 		"buddy allocator (%lu top-order blocks deferred); metadata %zu "
 		"bytes for %lu sections, in %lu pages\n", pages,
 		pages << (PAGE_SHIFT - 10), blocks, nr_deferred_blocks(),
-		pa->metadata_bytes, pa->nr_sections,
-		(unsigned long)PFN_UP(pa->metadata_alloc));
+		pa->metadata_bytes, nr_present_sections(), pa->metadata_pages);
 	/* Where memory is, when it is in more than one zone. */
 	for (unsigned int id = 0; id < MAX_ZONE_IDS; id++) {
 		zone = pa->zone_table[id];

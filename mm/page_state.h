@@ -28,13 +28,19 @@
  * last map chunk that memory touches: a chunk is MAP_CHUNK_PAGES pages, at
  * least a top-order block and at most 1/32 of a section, so a small or odd
  * machine pays about one byte per page of RAM, not a whole section's map.
- * The sections' pieces follow each other in one array, each starting at a
- * chunk-aligned index. Below MAP_CHUNK_SHIFT, an index into the array and
- * its pfn have the same bits, so the buddy of index i at order o is
+ * The map is cut by node: each chunk belongs to the node of the first
+ * memory in it, and each node's chunks follow each other, ascending, in
+ * that node's part of the map (struct map_part), allocated in the node's
+ * own memory when it has room. Within a part, each section's piece starts
+ * at a chunk-aligned index, so below MAP_CHUNK_SHIFT an index into the
+ * part and its pfn have the same bits: the buddy of index i at order o is
  * i ^ (1 << o), always in the same chunk because a chunk holds whole
- * top-order blocks. chunk_nr[] gives each chunk of the array its place in
- * physical memory (page to pfn); sections[] lists the present sections in
- * ascending order (pfn to page, by binary search).
+ * top-order blocks. A part's chunk_nr[] gives each of its chunks its place
+ * in physical memory (page to pfn); sections[] lists the pieces of present
+ * sections in ascending pfn order (pfn to page, by binary search); a
+ * section holding two nodes' memory has a piece in each node's part.
+ * A struct page finds its part by comparing its address with each part's
+ * bounds: one comparison on a machine of one node.
  */
 #ifndef MM_PAGE_STATE_H
 #define MM_PAGE_STATE_H
@@ -98,11 +104,32 @@ static inline void set_pg_state(struct page *page, uint8_t v)
 						: MAX_PAGE_ORDER)
 #define MAP_CHUNK_PAGES		(1UL << MAP_CHUNK_SHIFT)
 
-/* A present section: which of its pages the map covers, and where. */
+/*
+ * A present section's piece of one part of the map: which of its pages it
+ * covers, and where. A section has one piece per node that has chunks in
+ * it (most have one).
+ */
 struct mem_section {
 	unsigned long section;		/* section number */
-	unsigned long start;		/* map index of page @lo */
+	unsigned long start;		/* index in its part of page @lo */
 	uint32_t lo, hi;		/* pages [lo, hi) of the section */
+	unsigned int part;		/* page_allocator.parts[] */
+};
+
+/*
+ * One node's part of the per-page map: the struct pages of the chunks
+ * that belong to node @nid, ascending, and the chunk tables over them.
+ * Allocated from memblock on that node when it has room (else anywhere,
+ * said on the console), with its tables after it; written by the
+ * hand-off, read-only afterwards.
+ */
+struct map_part {
+	struct page *map;		/* nr struct pages */
+	unsigned long nr;		/* a multiple of MAP_CHUNK_PAGES */
+	uint32_t *chunk_nr;		/* [chunk of part]: its pfn >> MAP_CHUNK_SHIFT */
+	uint8_t *chunk_zone;		/* [chunk of part]: its zone id, or above */
+	int nid;			/* the node whose chunks these are */
+	bool on_node;			/* allocated in node @nid's memory */
 };
 
 /*
@@ -129,27 +156,37 @@ _Static_assert(MAX_ZONE_IDS < CHUNK_MIXED, "zone ids must fit below CHUNK_MIXED"
 struct page_allocator {
 	unsigned long nr_managed;	/* pages in free or allocated blocks */
 
-	struct page *map;		/* nr_map struct pages */
-	unsigned long nr_map;		/* a multiple of MAP_CHUNK_PAGES */
-	uint32_t *chunk_nr;		/* [chunk of map]: its pfn >> MAP_CHUNK_SHIFT */
-	uint8_t *chunk_zone;		/* [chunk of map]: its zone id, or above */
+	struct map_part parts[MAX_NUMNODES];	/* [nr_parts], by node id */
+	unsigned int nr_parts;
+	unsigned long nr_map;		/* struct pages in all parts */
 	struct mem_section *sections;	/* [nr_sections], ascending */
-	unsigned long nr_sections;	/* present sections */
+	unsigned long nr_sections;	/* pieces of present sections */
 	struct deferred_run *run_table;	/* every zone's deferred[], in turn */
 	struct zone_segment *segments;	/* [nr_segments], ascending */
 	unsigned long nr_segments;
 	struct zone *zone_table[MAX_ZONE_IDS];	/* by zone id; NULL: none */
 	int default_nid;		/* where memory in no node goes */
 	size_t metadata_bytes;		/* map and tables, exactly */
-	size_t metadata_alloc;		/* the map's memblock allocation */
+	size_t metadata_alloc;		/* bytes of the parts' allocations */
+	unsigned long metadata_pages;	/* pages those allocations touch */
 	unsigned long handoff_blocks;	/* blocks memblock_free_all() made */
 };
 
 extern struct page_allocator page_allocator;
 
-static inline unsigned long page_index(const struct page *page)
+/*
+ * The part of the map holding @page, or NULL when it is none of the map's
+ * (@page may point anywhere: integers, not pointers).
+ */
+static inline const struct map_part *page_part(const struct page *page)
 {
-	return (unsigned long)(page - page_allocator.map);
+	const struct page_allocator *pa = &page_allocator;
+
+	for (unsigned int k = 0; k < pa->nr_parts; k++)
+		if ((uintptr_t)page - (uintptr_t)pa->parts[k].map <
+		    pa->parts[k].nr)
+			return &pa->parts[k];
+	return NULL;
 }
 
 static inline unsigned long nr_map_pages(void)
@@ -159,14 +196,28 @@ static inline unsigned long nr_map_pages(void)
 
 /* __pfn_to_page - the struct page of @pfn, or NULL when it has none. */
 struct page *__pfn_to_page(unsigned long pfn);
+/*
+ * As __pfn_to_page(), and *@end (when not NULL) the pfn where the piece
+ * of the map holding it ends: the struct pages of [@pfn, *@end) follow
+ * each other.
+ */
+struct page *pfn_to_page_piece(unsigned long pfn, unsigned long *end);
 
-static inline unsigned long __page_to_pfn(const struct page *page)
+/* The pfn of @page, one of @part's. */
+static inline unsigned long part_page_to_pfn(const struct map_part *part,
+					     const struct page *page)
 {
-	unsigned long idx = page_index(page);
+	unsigned long idx = (unsigned long)(page - part->map);
 
-	return (unsigned long)page_allocator.chunk_nr[idx >> MAP_CHUNK_SHIFT]
+	return (unsigned long)part->chunk_nr[idx >> MAP_CHUNK_SHIFT]
 		       << MAP_CHUNK_SHIFT |
 	       (idx & (MAP_CHUNK_PAGES - 1));
+}
+
+/* The pfn of @page, which is one of the map's. */
+static inline unsigned long __page_to_pfn(const struct page *page)
+{
+	return part_page_to_pfn(page_part(page), page);
 }
 
 /* The address of @page's memory: the direct map of its pfn. */
@@ -194,22 +245,35 @@ static inline void zone_unlock(struct zone *zone)
 /* The zone of @pfn by the segments (slow; NULL outside memory). */
 struct zone *pfn_zone_slow(unsigned long pfn);
 
-/* The zone of the page at map index @idx, which is memory. */
-static inline struct zone *map_zone(unsigned long idx)
+/* The zone of @page (of the map) in @part, which is memory. */
+static inline struct zone *part_zone(const struct map_part *part,
+				     const struct page *page)
 {
-	const struct page_allocator *pa = &page_allocator;
-	unsigned int id = pa->chunk_zone[idx >> MAP_CHUNK_SHIFT];
+	unsigned int id = part->chunk_zone[(unsigned long)(page - part->map) >>
+					   MAP_CHUNK_SHIFT];
 
 	if (likely(id < MAX_ZONE_IDS))
-		return pa->zone_table[id];
-	return pfn_zone_slow(__page_to_pfn(&pa->map[idx]));
+		return page_allocator.zone_table[id];
+	return pfn_zone_slow(part_page_to_pfn(part, page));
 }
 
-/* Whether @page's chunk holds memory of several zones. */
+/* The zone of @page, one of the map's and memory. */
+static inline struct zone *map_zone(const struct page *page)
+{
+	return part_zone(page_part(page), page);
+}
+
+/* Whether the chunk of @page (of @part) holds memory of several zones. */
+static inline bool part_chunk_mixed(const struct map_part *part,
+				    const struct page *page)
+{
+	return part->chunk_zone[(unsigned long)(page - part->map) >>
+				MAP_CHUNK_SHIFT] == CHUNK_MIXED;
+}
+
 static inline bool pa_chunk_mixed(const struct page *page)
 {
-	return page_allocator.chunk_zone[page_index(page) >> MAP_CHUNK_SHIFT] ==
-	       CHUNK_MIXED;
+	return part_chunk_mixed(page_part(page), page);
 }
 
 /*
@@ -240,8 +304,8 @@ int __printf(4, 5) refuse_free(unsigned long pfn, unsigned int order, int why,
 			  const char *detail, ...);
 /* refusal_detail - print " (@detail)" when given, and end the line. */
 void refusal_detail(const char *detail, va_list ap);
-/* The head of the block holding the TAIL page at map index @idx, or NULL. */
-struct page *enclosing_head(unsigned long idx);
+/* The head of the block holding the TAIL page @page, or NULL. */
+struct page *enclosing_head(const struct page *page);
 
 /* The first whole page at or above @addr, without overflowing at the top. */
 static inline unsigned long pfn_up(phys_addr_t addr)

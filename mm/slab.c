@@ -31,6 +31,12 @@
 
 DEFINE_PER_CPU(struct slab_pcpu, slab_pcpu);
 
+/* kfree()'s fast path reads the header's second line only (slab_fast.h). */
+_Static_assert(__builtin_offsetof(struct slab, owner_pc) == 64 &&
+	       __builtin_offsetof(struct slab, map) == 80,
+	       "struct slab: owner_pc, the stride and the first bitmap words "
+	       "share the header's second 64 bytes");
+
 struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
 /* Every cache; slab_caches_lock. Made empty by kmem_cache_init(). */
 struct slab_list slab_caches;
@@ -127,7 +133,7 @@ static void slab_tab_mark(struct slab *s, bool live)
 
 	/* Release: a CPU that finds the entry finds the header written. */
 	for (unsigned long i = 0; i < units; i++)
-		__atomic_store_n(&t[i], live ? (uint8_t)(c->order + PAGE_SHIFT) : 0,
+		__atomic_store_n(&t[i], live ? SLAB_TAB_SLAB(c->order + PAGE_SHIFT) : 0,
 				 __ATOMIC_RELEASE);
 }
 
@@ -148,22 +154,6 @@ static __always_inline struct slab_pcpu *slab_this_cpu_fast(void)
 				     __ATOMIC_RELAXED)))
 		return NULL;
 	return __percpu_shift(&slab_pcpu, off);
-}
-
-/*
- * kfree()'s fast path does not poll: a CPU answers at its next kmalloc()
- * or general path, and a free sets one bit of a slab it owns, which a
- * request run for it meanwhile cannot take away (a CPU that is not away
- * runs its requests itself).
- */
-static __always_inline bool this_cpu_slab_nopoll(struct slab_pcpu **pc)
-{
-	unsigned long off;
-
-	if (unlikely(!arch_percpu_offset_nocall(&off)))
-		return false;
-	*pc = __percpu_shift(&slab_pcpu, off);
-	return true;
 }
 
 /* The general way's poll point: answer this CPU's pending requests. */
@@ -253,6 +243,9 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 		return NULL;
 	s = page_address(page);
 	s->cache = cache;
+	s->mask = (uint32_t)cache->mask;
+	s->shift = (uint8_t)cache->shift;
+	s->first = (uint16_t)cache->first;
 	s->collected = 0;
 	s->owner = -1;
 	atomic_long_set(&s->sc, sc_make(SLAB_ACTIVE, 0, 0));
@@ -1259,12 +1252,11 @@ static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 }
 
 /*
- * The class of each size, by 8-byte steps: kmalloc_class[(size - 1) / 8]
- * is the class of 1..KMALLOC_MAX_CACHE_SIZE bytes. Filled by
- * kmem_cache_init() before any CPU has a slab: the fast path reads it only
- * once its CPU's cursor is set, after that CPU's own call to it.
+ * The class of each size, by 8-byte steps (<mm/slab_fast.h>). Filled by
+ * kmem_cache_init() before any CPU has a slab: the fast path uses what it
+ * reads only once its CPU's cursor is set, after that CPU's own call to it.
  */
-static uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
 
 static void kmalloc_class_init(void)
 {
@@ -1278,33 +1270,14 @@ static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
 }
 
 /*
- * The fast path: this CPU's cursor word of the class, its lowest bit
- * cleared, the object's address from the word's base. Nothing else is
- * read or written; anything unusual (no slab, an empty word, zeroing,
- * SLAB_DEBUG) goes the general way.
+ * kmalloc()'s general way (its fast path: <mm/slab_fast.h>): zeroing,
+ * SLAB_DEBUG, no slab or an empty cursor word, a pending request, sizes
+ * above the classes, 0.
  */
-void *kmalloc(size_t size, gfp_t gfp)
+void *__kmalloc(size_t size, gfp_t gfp)
 {
-	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
-		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
-		struct slab_pcpu *pc = slab_this_cpu_fast();
-
-		if (likely(pc && !CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO))) {
-			struct kmem_cache_cpu *c = &pc->c[idx];
-			unsigned long *lw = c->word, bits;
-
-			if (likely(lw)) {
-				bits = READ_ONCE(*lw);
-				if (likely(bits)) {
-					WRITE_ONCE(*lw, bits & (bits - 1));
-					return c->base +
-					       ((unsigned long)(unsigned int)__builtin_ctzl(bits)
-						<< (idx + KMALLOC_SHIFT_LOW));
-				}
-			}
-		}
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
 		return kmalloc_slow(size, gfp);
-	}
 	return kmalloc_other(size, gfp);
 }
 
@@ -1326,15 +1299,19 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp)
 	return kzalloc(bytes, gfp);
 }
 
-/* kfree() of NULL, of a large block, or of what it must refuse. */
-static __attribute__((noinline)) void kfree_other(const void *p)
+/*
+ * kfree()'s general way (its fast path: <mm/slab_fast.h>): NULL, another
+ * CPU's slab, a large block, SLAB_DEBUG, an odd stride, the table in
+ * chunks, and every pointer it must refuse. Everything is checked here.
+ */
+void __kfree(const void *p)
 {
 	struct slab *s;
 
+	/* NULL may lie in a slab where RAM starts at 0. */
 	if (ZERO_OR_NULL_PTR(p))
 		return;
 	slab_poll();
-	/* A slab object, when the table is in chunks. */
 	s = slab_of(p);
 	if (s) {
 		slab_free(s->cache, s, p, "kfree");
@@ -1346,51 +1323,10 @@ static __attribute__((noinline)) void kfree_other(const void *p)
 	       "already freed");
 }
 
-static __attribute__((noinline)) void kfree_slow(struct slab *s, const void *p)
+void __kfree_object(struct slab *s, const void *p)
 {
-	/* NULL may lie in a slab where RAM starts at 0. */
-	if (ZERO_OR_NULL_PTR(p))
-		return;
 	slab_poll();
 	slab_free(s->cache, s, p, "kfree");
-}
-
-/*
- * The fast path: the slab table names the slab; a power-of-two class
- * finds the object's index with a shift; when this CPU owns the slab and
- * both of the object's bits say it is in use, its free bit is set.
- * Everything else (another CPU's slab, a bad pointer, SLAB_DEBUG, an odd
- * stride) goes the general way, which checks it all again.
- */
-void kfree(const void *p)
-{
-	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
-	unsigned long u = rel >> slab_tab.shift;
-	struct kmem_cache *cache;
-	unsigned long off, idx, bit, m, *lw;
-	struct slab_pcpu *pc;
-	struct slab *s;
-	int v;
-
-	if (unlikely(u >= smp_load_acquire(&slab_tab.n)))
-		return kfree_other(p);
-	v = (int8_t)__atomic_load_n(&slab_tab.tab[u], __ATOMIC_RELAXED);
-	if (unlikely(v <= 0))
-		return kfree_other(p);
-	off = rel & ((1UL << v) - 1);
-	s = (struct slab *)((uintptr_t)p - off);
-	cache = s->cache;
-	idx = off >> cache->shift;
-	if (unlikely(CONFIG_SLAB_DEBUG || (off & cache->mask) || idx < cache->first ||
-		     !this_cpu_slab_nopoll(&pc) ||
-		     READ_ONCE(s->owner_pc) != pc))
-		return kfree_slow(s, p);
-	lw = &s->map[(idx / 64) * 2];
-	bit = 1UL << (idx % 64);
-	m = READ_ONCE(*lw);
-	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
-		return kfree_slow(s, p);
-	WRITE_ONCE(*lw, m | bit);
 }
 
 size_t ksize(const void *p)

@@ -70,7 +70,7 @@ static bool tab_describes(const struct kmem_cache *cache, const struct slab *s)
 	if (!t)
 		return false;
 	for (unsigned long i = 0; i < units; i++)
-		if (t[i] != cache->order + PAGE_SHIFT)
+		if (t[i] != SLAB_TAB_SLAB(cache->order + PAGE_SHIFT))
 			return false;
 	return true;
 }
@@ -89,7 +89,8 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 			"order %u", (void *)s, cache->order);
 		return;
 	}
-	if (!slab_header_ok(s) || s->cache != cache) {
+	if (!slab_header_ok(s) || s->cache != cache || s->mask != (uint32_t)cache->mask ||
+	    s->shift != cache->shift || s->first != cache->first) {
 		problem(cache, "slab %p: header does not describe it", (void *)s);
 		return;
 	}
@@ -206,6 +207,21 @@ unsigned long slab_nr_slabs(void)
 		n += container_of(p, struct kmem_cache, caches)->nr_slabs;
 	spin_unlock(&slab_caches_lock);
 	return n;
+}
+
+unsigned long slab_nr_pages(void)
+{
+	unsigned long n = 0;
+
+	kmem_cache_init();
+	spin_lock(&slab_caches_lock);
+	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next) {
+		const struct kmem_cache *c = container_of(p, struct kmem_cache, caches);
+
+		n += READ_ONCE(c->nr_slabs) << c->order;
+	}
+	spin_unlock(&slab_caches_lock);
+	return n + slab_nr_large_pages();
 }
 
 void show_slabinfo(void)

@@ -61,11 +61,14 @@
 #define __always_inline	inline __attribute__((always_inline))
 #endif
 
+/*
+ * struct slab, the per-CPU state (struct slab_pcpu, struct
+ * kmem_cache_cpu) and slab_tab are in <mm/slab_fast.h>, which kmalloc()'s
+ * and kfree()'s inline fast paths read.
+ */
+
 #define NR_KMALLOC_CACHES	(KMALLOC_SHIFT_HIGH - KMALLOC_SHIFT_LOW + 1)
 
-#ifndef CONFIG_SLAB_DEBUG
-#define CONFIG_SLAB_DEBUG	0
-#endif
 #define SLAB_RED_BYTE		0xbb	/* red zone: bytes after each object */
 #define SLAB_POISON_BYTE	0x6b	/* a free object's every byte */
 
@@ -74,38 +77,6 @@ enum slab_state {
 	SLAB_FULL,
 	SLAB_PARTIAL,
 	SLAB_SPARE,
-};
-
-struct slab_list {
-	struct slab_list *next, *prev;
-};
-
-struct slab {
-	/* Written when the slab is made, constant until it is given back. */
-	uintptr_t check;		/* SLAB_MAGIC ^ address; 0 once given back */
-	struct kmem_cache *cache;
-	/*
-	 * The owner's per-CPU slab state while a CPU owns the slab (current
-	 * or on its partial list), else NULL: written by the owner (and by whoever takes the slab away
-	 * from a CPU that is not running, see cache_deactivate_cpu()), read
-	 * by any CPU freeing an object, which is local only when this is its
-	 * own: a CPU never sees its own address here but for a slab it holds,
-	 * since it wrote NULL itself when it let the slab go.
-	 */
-	struct slab_pcpu *owner_pc;
-	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
-	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
-	int owner;			/* owning CPU, -1 without one (for checks) */
-	/*
-	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
-	 * counted) and frozen (R when all is free), see slab.c.
-	 */
-	atomic_long_t sc;
-	/* cache->lock. */
-	struct slab_list list;		/* on cache->partial */
-	struct slab_list all;		/* on cache->slabs: every slab of the cache */
-	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
-	unsigned long map[];
 };
 
 struct kmem_cache {
@@ -138,34 +109,6 @@ struct kmem_cache {
 	struct slab_list caches;	/* on slab_caches */
 };
 
-/*
- * Each CPU's current slab of each cache, and the 64-object word it
- * allocates from: written only by that CPU (or for a CPU that is not
- * running: cache_deactivate_cpu()). All NULL without a slab.
- */
-struct kmem_cache_cpu {
-	unsigned long *word;		/* &slab->map[2 * cursor]: tried first */
-	char *base;			/* object cursor * 64's address */
-};
-
-/*
- * Slabs a CPU owns besides its current one, per cache: frees into them
- * on that CPU are local (plain stores), and when the current slab runs
- * dry the CPU moves to one of these with free objects before it takes a
- * slab from the cache (Linux's per-CPU partial list). Written by the
- * owner only (or for a CPU that is not running: cache_deactivate_cpu()).
- */
-#define SLAB_CPU_PARTIAL	4
-
-struct slab_pcpu {
-	struct kmem_cache_cpu c[SLAB_MAX_CACHES];
-	struct slab *partial[SLAB_MAX_CACHES][SLAB_CPU_PARTIAL];
-	/* Pages in large kmalloc blocks this CPU took minus those it freed. */
-	long large_pages;
-};
-
-DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);
-
 extern struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
 extern struct slab_list slab_caches;
 extern spinlock_t slab_caches_lock;
@@ -196,42 +139,6 @@ static inline void slab_list_del(struct slab_list *n)
 }
 
 #define slab_entry(ptr, member) container_of(ptr, struct slab, member)
-
-/*
- * slab_tab - where slabs and large kmalloc blocks are: one byte per
- * 2^shift bytes of physical memory from @lo (a page, unless RAM spans
- * more than the bytes of one page of chunk pointers can describe). A
- * unit covered by a slab of order k holds PAGE_SHIFT + k, the log2 of
- * its bytes (release stores by the CPU that makes the slab, after its
- * header; cleared when it is given back); the first unit of a large
- * kmalloc block holds SLAB_TAB_LARGE | order (set by the allocating CPU,
- * cleared by a compare-and-swap in kfree(), so one of two racing frees
- * wins). Readers load the byte relaxed: the header's address depends on
- * the value read, which orders the header's reads after it.
- *
- * The bytes are one block (@tab, @n units: kfree()'s fast path) when a
- * top-order block holds them, else chunks of one top-order block each
- * (@dir; @n is 0 and lookups take the general way). Made once by
- * kmem_cache_init(): @units is published last, with release.
- */
-#define SLAB_TAB_LARGE	0x80
-struct slab_tab {
-	uint8_t *tab;
-	/*
-	 * @lo's virtual address: RAM's map is linear, and @lo is aligned to
-	 * SLAB_MAX_SIZE, so an address's offset from @vlo is its physical
-	 * offset from @lo, and that offset rounded gives its slab's start.
-	 */
-	uintptr_t vlo;
-	unsigned long n;		/* units in @tab; 0 when chunked */
-	unsigned int shift;		/* log2 of the bytes per unit */
-	unsigned int min_order;		/* shift - PAGE_SHIFT: the least slab order */
-	phys_addr_t lo;
-	unsigned long units;		/* all units; 0 until made */
-	uint8_t **dir;			/* the chunks, or NULL */
-	unsigned int chunk_shift;	/* log2 of the units per chunk */
-};
-extern struct slab_tab slab_tab;
 
 static inline size_t slab_bytes(const struct kmem_cache *c)
 {
@@ -270,7 +177,8 @@ static __always_inline struct slab *slab_of(const void *p)
 	v = (int8_t)__atomic_load_n(t, __ATOMIC_RELAXED);
 	if (v <= 0)
 		return NULL;
-	return (struct slab *)((uintptr_t)p - (rel & ((1UL << v) - 1)));
+	/* v = 64 - log2 of the slab's size: the offset's bits below it. */
+	return (struct slab *)((uintptr_t)p - (rel << v >> v));
 }
 
 /* The slab an object address belongs to, @p known to be in one. */

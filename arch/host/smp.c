@@ -33,8 +33,8 @@
 
 #define MAX_CPU_DEAD_HOOKS	8
 
-__thread bool host_cpu_registered;
-__thread unsigned long host_percpu_offset;
+HOST_TLS bool host_cpu_registered;
+HOST_TLS unsigned long host_percpu_offset;
 static __thread unsigned int host_cpu_id;
 
 /* Everything below is under cpus_lock. */

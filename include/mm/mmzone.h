@@ -138,6 +138,14 @@ unsigned long node_free_pages(int nid);
 /* Pages in free or allocated blocks of node @nid (0 for no such node). */
 unsigned long node_managed_pages(int nid);
 
+/*
+ * node_page_map - node @nid's part of the per-page map (the struct pages
+ * of the map chunks whose first memory is the node's), allocated in the
+ * node's own memory when it had room: its first struct page, and in
+ * *@nr_pages how many it holds. NULL when the node has no part.
+ */
+const struct page *node_page_map(int nid, unsigned long *nr_pages);
+
 /* page_zone - the zone of a page of the allocator. */
 struct page;
 struct zone *page_zone(const struct page *page);

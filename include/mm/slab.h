@@ -48,7 +48,7 @@ struct kmem_cache;
 /* Caches a machine may have at once, kmalloc's own included. */
 #define SLAB_MAX_CACHES		64
 
-void *kmalloc(size_t size, gfp_t gfp);
+/* kmalloc - @size bytes, or NULL (inline: <mm/slab_fast.h>). */
 void *kzalloc(size_t size, gfp_t gfp);
 /* kcalloc - @n * @size zeroed bytes; NULL when the product overflows. */
 void *kcalloc(size_t n, size_t size, gfp_t gfp);
@@ -60,8 +60,10 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp);
  * left as it was and NULL is returned.
  */
 void *krealloc(const void *p, size_t new_size, gfp_t gfp);
-/* kfree - NULL is a no-op; a bad pointer is refused with a message. */
-void kfree(const void *p);
+/*
+ * kfree - NULL is a no-op; a bad pointer is refused with a message
+ * (inline: <mm/slab_fast.h>).
+ */
 /* ksize - the bytes usable at @p (its size class); 0 for NULL or a bad pointer. */
 size_t ksize(const void *p);
 
@@ -121,5 +123,9 @@ void show_slabinfo(void);
 /* Counts for tests and slabinfo: objects in use, slabs held (all caches). */
 unsigned long slab_nr_slabs(void);
 unsigned long slab_nr_large_pages(void);
+/* Pages in slabs and large kmalloc blocks: all the page allocator lent. */
+unsigned long slab_nr_pages(void);
+
+#include <mm/slab_fast.h>
 
 #endif /* MM_SLAB_H */

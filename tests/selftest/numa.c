@@ -6,7 +6,8 @@
  *                            every order from its own memory with
  *                            __GFP_THISNODE (an order it has no block of
  *                            is refused), each block placed correctly,
- *                            written and read back
+ *                            written and read back; its part of the
+ *                            per-page map lies in its own memory
  *   numa_thisnode_exhaust    (+1) each node, __GFP_THISNODE, every order
  *                            from the top down until refused: exactly the
  *                            node's free pages, all its own; then a plain
@@ -64,6 +65,15 @@ static bool placed_in(struct page *page, unsigned int order, int nid,
 	return true;
 }
 
+/* The node of the memory holding the struct page @p (of the map). */
+static int map_node(const struct page *p)
+{
+	struct page *page = p ? virt_to_page(p) : NULL;
+	struct zone *zone = page ? page_zone(page) : NULL;
+
+	return zone ? zone->node : NUMA_NO_NODE;
+}
+
 SELFTEST(numa_node_every_order, STAGE_BUDDY + 1)
 {
 	struct buddy_counts before;
@@ -71,6 +81,9 @@ SELFTEST(numa_node_every_order, STAGE_BUDDY + 1)
 
 	buddy_counts_take(&before);
 	for_each_online_node(nid) {
+		const struct page *map;
+		unsigned long map_pages;
+
 		if (!node_has_memory(nid))
 			continue;
 		nodes++;
@@ -91,9 +104,17 @@ SELFTEST(numa_node_every_order, STAGE_BUDDY + 1)
 			SELFTEST_EXPECT(bad < 0, "node %d order %u: word %ld "
 					"reads wrong", nid, o, bad);
 		}
+		map = node_page_map(nid, &map_pages);
+		SELFTEST_EXPECT(!map || (map_node(map) == nid &&
+					 map_node(map + map_pages - 1) == nid),
+				"node %d: its page map is on node %d", nid,
+				map_node(map));
 		/* The smallest order is always there while it has memory. */
 		printk("# numa: node %d: %lu pages managed, every order it has "
-		       "came from it\n", nid, node_managed_pages(nid));
+		       "came from it; its page map (%lu bytes) at %#llx is its "
+		       "own\n", nid, node_managed_pages(nid),
+		       map_pages * sizeof(struct page),
+		       map ? (unsigned long long)virt_to_phys(map) : 0ULL);
 	}
 	SELFTEST_EXPECT(nodes >= 1, "no node has memory");
 	return buddy_restored(&before, "after every node's orders");

@@ -98,6 +98,29 @@ static void count_blocks(unsigned long (*blocks)[NR_PAGE_ORDERS])
 	}
 }
 
+/* Every part of the map, one after the other, into @to (nr_map_pages()). */
+static void copy_map(uint8_t *to)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	for (unsigned int k = 0; k < pa->nr_parts; k++) {
+		memcpy(to, pa->parts[k].map, pa->parts[k].nr);
+		to += pa->parts[k].nr;
+	}
+}
+
+static bool same_map(const uint8_t *map)
+{
+	const struct page_allocator *pa = &page_allocator;
+
+	for (unsigned int k = 0; k < pa->nr_parts; k++) {
+		if (memcmp(map, pa->parts[k].map, pa->parts[k].nr))
+			return false;
+		map += pa->parts[k].nr;
+	}
+	return true;
+}
+
 void snapshot_take(struct snapshot *s)
 {
 	const struct page_allocator *pa = &page_allocator;
@@ -106,7 +129,7 @@ void snapshot_take(struct snapshot *s)
 	drain_all_pages();
 	s->bytes = nr_map_pages();
 	s->map = malloc(s->bytes);
-	memcpy(s->map, pa->map, s->bytes);
+	copy_map(s->map);
 	count_blocks(s->blocks);
 	s->nr_free = nr_free_pages();
 	s->nr_managed = pa->nr_managed;
@@ -128,8 +151,7 @@ bool snapshot_same(const struct snapshot *s)
 	if (memcmp(blocks, s->blocks, sizeof(blocks)))
 		return false;
 	return s->nr_free == nr_free_pages() && s->nr_managed == pa->nr_managed &&
-	       s->bytes == nr_map_pages() &&
-	       memcmp(s->map, pa->map, s->bytes) == 0 &&
+	       s->bytes == nr_map_pages() && same_map(s->map) &&
 	       page_alloc_check() == 0;
 }
 

@@ -453,7 +453,7 @@ static bool contig_bad_frees_refused(void)
 	EXPECT(c && a, "allocations");
 	pfn = page_to_pfn(c);
 	EXPECT(!(pfn & 63), "aligned to 64");
-	meta = page_to_pfn(virt_to_page(page_allocator.map));
+	meta = page_to_pfn(virt_to_page(page_allocator.parts[0].map));
 	snapshot_take(&base);
 	EXPECT(free_contig_range_checked(pfn, 101) == FREE_REFUSED_DOUBLE_FREE,
 	       "one page past the end is free");
@@ -500,6 +500,143 @@ static bool contig_honours_nodes(void)
 	return true;
 }
 
+/* The node of memblock's memory holding [@phys, @phys + @size), or -1. */
+static int node_of_range(phys_addr_t phys, phys_addr_t size)
+{
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		if (phys >= r->base && phys + size <= r->base + r->size)
+			return r->nid;
+	}
+	return -1;
+}
+
+/*
+ * Whether node @nid's part of the map is on @nid, and its chunk tables
+ * too, unless they are in the static area (in no memory of the machine).
+ */
+static bool part_on(const struct map_part *part, int nid)
+{
+	unsigned long chunks = part->nr >> MAP_CHUNK_SHIFT;
+	int t = node_of_range(virt_to_phys(part->chunk_nr),
+			      chunks * sizeof(uint32_t));
+	int z = node_of_range(virt_to_phys(part->chunk_zone), chunks);
+
+	return node_of_range(virt_to_phys(part->map), part->nr) == nid &&
+	       (t == nid || t == -1) && z == t;
+}
+
+/* The node of the first memory at or above @phys, or -1. */
+static int node_from(phys_addr_t phys)
+{
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
+
+		if (r->base + r->size > phys)
+			return r->nid;
+	}
+	return -1;
+}
+
+/*
+ * Four nodes, one of them split by another's memory and one above 4 GiB,
+ * boundaries inside a chunk: each node's part of the map (its chunk
+ * tables too) is in its own memory, every page's struct page is in the
+ * part of the node of its chunk, and the conversions agree.
+ *   | n0 | n1 | n0 |  ...  | n2 |  ...  | n3 (above 4 GiB) |
+ */
+static bool map_parts_on_their_nodes(void)
+{
+	static const struct { phys_addr_t base, size; int nid; } r[] = {
+		{ SZ_1G, 200 * SZ_1M + 3 * SZ_4K, 0 },
+		{ SZ_1G + 200 * SZ_1M + 3 * SZ_4K, 300 * SZ_1M, 1 },
+		{ SZ_1G + 500 * SZ_1M + 3 * SZ_4K, 100 * SZ_1M, 0 },
+		{ 3 * SZ_1G, 256 * SZ_1M, 2 },
+		{ 5 * SZ_1G + 7 * SZ_4K, 384 * SZ_1M, 3 },
+	};
+	const struct page_allocator *pa = &page_allocator;
+
+	machine_map(6 * SZ_1G);
+	for (int nid = 1; nid < 4; nid++)
+		EXPECT(node_set_online(nid) == 0, "node %d online", nid);
+	for (unsigned int i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		EXPECT(memblock_add_node(r[i].base, r[i].size, r[i].nid,
+					 MEMBLOCK_NONE) == 0, "region %u", i);
+	console_clear();
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	EXPECT(!console_says("no room"), "every node had room");
+	EXPECT(pa->nr_parts == 4, "%u parts", pa->nr_parts);
+	for (unsigned int k = 0; k < pa->nr_parts; k++) {
+		const struct map_part *part = &pa->parts[k];
+
+		EXPECT(part->nid == (int)k && part->on_node, "part %u", k);
+		EXPECT(NODE_DATA(part->nid) &&
+		       node_of_range(virt_to_phys(NODE_DATA(part->nid)),
+				     sizeof(pg_data_t)) == part->nid,
+		       "node %d's pg_data_t", part->nid);
+		EXPECT(part_on(part, part->nid),
+		       "node %d's map at %#llx is not in its memory", part->nid,
+		       (unsigned long long)virt_to_phys(part->map));
+	}
+	/* Every page: its byte in its chunk's node's part, pfn round trip. */
+	for (unsigned int i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		unsigned long spfn = PFN_UP(r[i].base);
+		unsigned long epfn = PHYS_PFN(r[i].base + r[i].size);
+
+		for (unsigned long pfn = spfn; pfn < epfn; pfn++) {
+			struct page *page = pfn_to_page(pfn);
+			const struct map_part *part = page ? page_part(page) : NULL;
+			/* A chunk is the node's of the first memory in it. */
+			int owner = node_from(PFN_PHYS(ALIGN_DOWN(pfn,
+								  MAP_CHUNK_PAGES)));
+
+			EXPECT(page && part && page_to_pfn(page) == pfn &&
+			       page_to_nid(page) == r[i].nid && part->nid == owner,
+			       "pfn %#lx: node %d, part of node %d", pfn, r[i].nid,
+			       part ? part->nid : -1);
+		}
+	}
+	EXPECT_SOUND();
+	return true;
+}
+
+/*
+ * A node whose memory is all reserved but a few pages has no room for its
+ * part of the map: said on the console, placed on another node, and the
+ * node's pages are still handed out.
+ */
+static bool map_part_of_a_full_node_goes_elsewhere(void)
+{
+	const struct page_allocator *pa = &page_allocator;
+	/* In a chunk of its own: the part is node 1's, not node 0's. */
+	const phys_addr_t n1 = ALIGN_UP(SZ_1G + SZ_64M,
+					(phys_addr_t)MAP_CHUNK_PAGES * PAGE_SIZE);
+	struct page *p;
+
+	machine_map(2 * SZ_1G);
+	EXPECT(node_set_online(1) == 0, "online");
+	EXPECT(memblock_add_node(SZ_1G, SZ_64M, 0, MEMBLOCK_NONE) == 0, "n0");
+	EXPECT(memblock_add_node(n1, SZ_64M, 1, MEMBLOCK_NONE) == 0, "n1");
+	EXPECT(memblock_reserve(n1 + 8 * SZ_4K, SZ_64M - 8 * SZ_4K) == 0,
+	       "node 1 full");
+	console_clear();
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	EXPECT(console_says("node 1 has no room for its") &&
+	       console_says("bytes of page map: placed on node 0"),
+	       "said");
+	EXPECT(pa->nr_parts == 2 && pa->parts[0].on_node &&
+	       part_on(&pa->parts[0], 0) && !pa->parts[1].on_node &&
+	       part_on(&pa->parts[1], 0), "node 1's part on node 0");
+	EXPECT(node_managed_pages(1) == 8, "node 1: %lu pages",
+	       node_managed_pages(1));
+	p = alloc_pages_node(1, __GFP_THISNODE, 3);
+	EXPECT(p && page_to_phys(p) == n1 && page_to_nid(p) == 1, "its pages");
+	__free_pages(p, 3);
+	EXPECT_SOUND();
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(each_node_every_order_from_its_memory),
 	HOST_TEST(thisnode_exhaustion_stops_at_the_node),
@@ -513,6 +650,8 @@ static const struct host_test tests[] = {
 	HOST_TEST(contig_drains_cached_blocks),
 	HOST_TEST(contig_bad_frees_refused),
 	HOST_TEST(contig_honours_nodes),
+	HOST_TEST(map_parts_on_their_nodes),
+	HOST_TEST(map_part_of_a_full_node_goes_elsewhere),
 };
 
 int main(void)

@@ -339,7 +339,7 @@ static bool handoff_touches_no_top_block(void)
 	machine_map(2 * SZ_1G);
 	EXPECT(memblock_add(SZ_1G, SZ_1G) == 0, "1 GiB");
 	EXPECT(memblock_free_all(), "hand-off");
-	meta = virt_to_phys(page_allocator.map);
+	meta = virt_to_phys(page_allocator.parts[0].map);
 	top = nr_free_blocks(MAX_PAGE_ORDER);
 	EXPECT(nr_deferred_blocks() == top && top >= SZ_1G / TOP_BYTES - 1,
 	       "%lu of %lu top-order blocks deferred", nr_deferred_blocks(),

@@ -109,7 +109,7 @@ static bool refuse_reserved_page(void)
 	if (!std_machine(1))
 		return false;
 	/* The metadata is reserved: its own first page is a good target. */
-	meta = virt_to_page(page_allocator.map);
+	meta = virt_to_page(page_allocator.parts[0].map);
 	EXPECT(meta && meta->state == PG_RESERVED, "metadata reserved");
 	EXPECT(refused(meta, 0, FREE_REFUSED_RESERVED, page_to_pfn(meta),
 		       "reserved page"), "reserved");
@@ -206,11 +206,11 @@ static bool checker_sees_every_broken_invariant(void)
 	EXPECT_SOUND();
 
 	/* Tables that no longer describe the map. */
-	page_allocator.chunk_nr[0]++;
+	page_allocator.parts[0].chunk_nr[0]++;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("chunk table disagrees"),
 	       "chunk table");
-	page_allocator.chunk_nr[0]--;
+	page_allocator.parts[0].chunk_nr[0]--;
 	page_allocator.sections[0].lo += MAP_CHUNK_PAGES;
 	console_clear();
 	EXPECT(page_alloc_check() > 0 && console_says("section tables disagree"),

@@ -138,12 +138,17 @@ static bool exhaustion_gives_back_empty_slabs(void)
 	before = nr_free_pages();
 	kfree(kmalloc(64, GFP_KERNEL));		/* an empty slab, kept */
 	EXPECT(slab_nr_slabs() == 1, "%lu slabs", slab_nr_slabs());
+	EXPECT(slab_nr_pages() == before - nr_free_pages(),
+	       "slab_nr_pages() %lu, pages taken %lu", slab_nr_pages(),
+	       before - nr_free_pages());
 	while ((p = kmalloc(2 * PAGE_SIZE, __GFP_NOWARN))) {
 		*(void **)p = head;
 		head = p;
 		n++;
 	}
 	EXPECT(n > 0, "no large block");
+	EXPECT(slab_nr_pages() == 2 * n, "slab_nr_pages() %lu for %lu blocks of 2",
+	       slab_nr_pages(), n);
 	EXPECT(slab_nr_slabs() == 0, "%lu slabs kept with the pages exhausted",
 	       slab_nr_slabs());
 	while ((p = head)) {

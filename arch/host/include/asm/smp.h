@@ -15,8 +15,15 @@
 #include <sched.h>
 #include <lib/types.h>
 
-extern __thread bool host_cpu_registered;
-extern __thread unsigned long host_percpu_offset;
+/*
+ * Local-exec: every host program links these into its executable (none
+ * is a shared library), so each read is one %fs-relative load; the
+ * default for an extern thread variable in a PIE goes through a GOT slot,
+ * which the linker only turns into a constant load plus the access.
+ */
+#define HOST_TLS	__thread __attribute__((tls_model("local-exec")))
+extern HOST_TLS bool host_cpu_registered;
+extern HOST_TLS unsigned long host_percpu_offset;
 
 /* host_cpu_register - number this thread and give it an area. */
 unsigned long host_cpu_register(void);

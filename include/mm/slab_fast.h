@@ -1,0 +1,270 @@
+/*
+ * slab_fast.h - kmalloc() and kfree() inline, and the little of the slab
+ * allocator's private state they read. mm/'s own: <mm/slab.h> includes it
+ * for kmalloc() and kfree(), and mm/slab_state.h takes the definitions
+ * from here; nothing else may use these names.
+ *
+ * The fast paths read the per-CPU offset once (arch_percpu_offset_nocall())
+ * and touch one 64-object free word of a slab this CPU owns: kmalloc()
+ * clears its lowest set bit, kfree() sets the object's bit after the slab
+ * table and the slab header prove the pointer is the start of an object
+ * of a slab this CPU owns, and the object is in use (neither its free nor
+ * its remote bit set). No lock, no atomic read-modify-write, no call.
+ * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
+ * request pending for this CPU, another CPU's slab, a large block, any
+ * pointer not so proven) takes the out-of-line paths, __kmalloc() and
+ * __kfree() in mm/slab.c, which check everything again: a bad free is
+ * refused there with the same message as ever.
+ */
+#ifndef MM_SLAB_FAST_H
+#define MM_SLAB_FAST_H
+
+#ifndef MM_SLAB_H
+#error "include <mm/slab.h>, not <mm/slab_fast.h>"
+#endif
+
+#include <lib/atomic.h>
+#include <lib/compiler.h>
+#include <lib/types.h>
+#include <mm/gfp.h>
+#include <mm/page_order.h>
+#include <smp/percpu.h>
+#include <smp/smp.h>
+
+#ifndef CONFIG_SLAB_DEBUG
+#define CONFIG_SLAB_DEBUG	0
+#endif
+
+struct slab_list {
+	struct slab_list *next, *prev;
+};
+
+/*
+ * The slab header, at the start of every slab: see mm/slab_state.h. Its
+ * first 64 bytes are the general way's (and the state word, which other
+ * CPUs' frees update); the second line starts with what kfree()'s fast
+ * path reads, followed by the first words of the bitmaps, so that a
+ * local free touches that one line of the header.
+ */
+struct slab {
+	/* Written when the slab is made, constant until it is given back. */
+	uintptr_t check;		/* SLAB_MAGIC ^ address; 0 once given back */
+	struct kmem_cache *cache;
+	/*
+	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
+	 * counted) and frozen (R when all is free), see slab.c.
+	 */
+	atomic_long_t sc;
+	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
+	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
+	int owner;			/* owning CPU, -1 without one (for checks) */
+	/* cache->lock. */
+	struct slab_list list;		/* on cache->partial */
+	struct slab_list all;		/* on cache->slabs: every slab of the cache */
+	/*
+	 * The owner's per-CPU slab state while a CPU owns the slab (current
+	 * or on its partial list), else NULL: written by the owner (and by
+	 * whoever takes the slab away from a CPU that is not running, see
+	 * cache_deactivate_cpu()), read by any CPU freeing an object, which
+	 * is local only when this is its own: a CPU never sees its own
+	 * address here but for a slab it holds, since it wrote NULL itself
+	 * when it let the slab go.
+	 */
+	struct slab_pcpu *owner_pc;
+	/*
+	 * The cache's stride, for kfree()'s fast path (constant, copied from
+	 * the cache so that the path reads one header line): @mask is the
+	 * stride - 1 and @shift its log2 for a power-of-two stride; ~0 and 0
+	 * otherwise, which no object's offset passes (a slab is far below
+	 * 4 GiB). @first: cache->first.
+	 */
+	uint32_t mask;
+	uint16_t first;
+	uint8_t shift;
+	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
+	unsigned long map[];
+};
+
+/*
+ * Each CPU's current slab of each cache, and the 64-object word it
+ * allocates from: written only by that CPU (or for a CPU that is not
+ * running: cache_deactivate_cpu()). All NULL without a slab.
+ */
+struct kmem_cache_cpu {
+	unsigned long *word;		/* &slab->map[2 * cursor]: tried first */
+	char *base;			/* object cursor * 64's address */
+};
+
+/*
+ * Slabs a CPU owns besides its current one, per cache: frees into them
+ * on that CPU are local (plain stores), and when the current slab runs
+ * dry the CPU moves to one of these with free objects before it takes a
+ * slab from the cache (Linux's per-CPU partial list). Written by the
+ * owner only (or for a CPU that is not running: cache_deactivate_cpu()).
+ */
+#define SLAB_CPU_PARTIAL	4
+
+struct slab_pcpu {
+	struct kmem_cache_cpu c[SLAB_MAX_CACHES];
+	struct slab *partial[SLAB_MAX_CACHES][SLAB_CPU_PARTIAL];
+	/* Pages in large kmalloc blocks this CPU took minus those it freed. */
+	long large_pages;
+};
+
+DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);
+
+/*
+ * slab_tab - where slabs and large kmalloc blocks are: one byte per
+ * 2^shift bytes of physical memory from @lo (a page, unless RAM spans
+ * more than the bytes of one page of chunk pointers can describe). A
+ * unit covered by a slab of 2^k bytes holds SLAB_TAB_SLAB(k) = 64 - k,
+ * the shift that keeps, of an address's offset from @vlo, the bits below
+ * 2^k: its offset in the slab (release stores by the CPU that makes the
+ * slab, after its header; cleared when it is given back); the first unit
+ * of a large kmalloc block holds SLAB_TAB_LARGE | order (set by the
+ * allocating CPU, cleared by a compare-and-swap in kfree(), so one of two
+ * racing frees wins). As a signed byte: 0 none, > 0 a slab, < 0 a large
+ * block. Readers load the byte relaxed: the header's address depends on
+ * the value read, which orders the header's reads after it.
+ *
+ * The bytes are one block (@tab, @n units: kfree()'s fast path, where
+ * the unit is always a page) when a top-order block holds them, else
+ * chunks of one top-order block each (@dir; @n is 0 and lookups take the
+ * general way). Made once by kmem_cache_init(): @units and @n are
+ * published last, with release.
+ */
+#define SLAB_TAB_LARGE	0x80
+#define SLAB_TAB_SLAB(log2_bytes)	((uint8_t)(64 - (log2_bytes)))
+struct slab_tab {
+	uint8_t *tab;
+	/*
+	 * @lo's virtual address: RAM's map is linear, and @lo is aligned to
+	 * SLAB_MAX_SIZE, so an address's offset from @vlo is its physical
+	 * offset from @lo, and that offset rounded gives its slab's start.
+	 */
+	uintptr_t vlo;
+	unsigned long n;		/* units in @tab (of a page each); 0 when chunked */
+	unsigned int shift;		/* log2 of the bytes per unit */
+	unsigned int min_order;		/* shift - PAGE_SHIFT: the least slab order */
+	phys_addr_t lo;
+	unsigned long units;		/* all units; 0 until made */
+	uint8_t **dir;			/* the chunks, or NULL */
+	unsigned int chunk_shift;	/* log2 of the units per chunk */
+};
+extern struct slab_tab slab_tab;
+
+/*
+ * The class of each size, by 8-byte steps: kmalloc_class[(size - 1) / 8]
+ * is the index of the class of 1..KMALLOC_MAX_CACHE_SIZE bytes (0 until
+ * kmem_cache_init(); a CPU's cursors are set only after its own call).
+ */
+extern uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+
+/* The general ways: every check, every case (mm/slab.c). */
+void *__kmalloc(size_t size, gfp_t gfp);
+void __kfree(const void *p);
+/* __kfree() of @p, which the slab table and @s's header say starts an object. */
+void __kfree_object(struct slab *s, const void *p);
+
+/* The index of the lowest set bit of @x (not 0), without a call. */
+static inline __attribute__((always_inline)) unsigned int slab_ctz(unsigned long x)
+{
+#if defined(__riscv) && !defined(__riscv_zbb)
+	/*
+	 * No bit-count instruction: lib/compiler_rt.c's de Bruijn lookup
+	 * (x ^ (x - 1): the lowest set bit and every bit below it), inline.
+	 */
+	extern const uint8_t debruijn_index[64];
+
+	return debruijn_index[((x ^ (x - 1)) * 0x03f79d71b4cb0a89UL) >> 58];
+#else
+	return (unsigned int)__builtin_ctzl(x);
+#endif
+}
+
+/*
+ * kmalloc - @size bytes (see <mm/slab.h>). Inline: the lowest free
+ * object of this CPU's cursor word of the size's class; else __kmalloc().
+ */
+static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gfp)
+{
+	if (likely(!CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO) &&
+		   size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
+		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
+		struct kmem_cache_cpu *c;
+		unsigned long off, *lw, bits;
+
+		if (unlikely(!arch_percpu_offset_nocall(&off)))
+			goto slow;
+		/* A request pending for this CPU: the general way answers it. */
+		if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
+					     __ATOMIC_RELAXED)))
+			goto slow;
+		c = &__percpu_shift(&slab_pcpu, off)->c[idx];
+		lw = c->word;
+		if (unlikely(!lw))
+			goto slow;
+		/* Only this CPU writes its free words: no read-modify-write. */
+		bits = READ_ONCE(*lw);
+		if (unlikely(!bits))
+			goto slow;
+		WRITE_ONCE(*lw, bits & (bits - 1));
+		return c->base + ((unsigned long)slab_ctz(bits) <<
+				  (idx + KMALLOC_SHIFT_LOW));
+	}
+slow:
+	return __kmalloc(size, gfp);
+}
+
+/*
+ * kfree - free @p (see <mm/slab.h>). Inline: the slab table names a slab
+ * at @p, the header's stride says @p starts an object past the header,
+ * the header's owner is this CPU, and the object's two bits say it is in
+ * use: its free bit is set. Anything else: __kfree(), which checks all,
+ * or, for a proven object start of another CPU's slab or with a bit set,
+ * __kfree_object(), which checks all but the table.
+ * It does not poll for requests: a CPU answers at its next kmalloc() or
+ * general path, and a free sets one bit of a slab it owns, which a
+ * request run for it meanwhile cannot take away (a CPU that is not away
+ * runs its requests itself).
+ */
+static inline __attribute__((always_inline)) void kfree(const void *p)
+{
+	/* Acquire: @tab and @vlo are written before @n is published. */
+	unsigned long n = smp_load_acquire(&slab_tab.n);
+	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
+	unsigned long off, idx, bit, m, *lw, cpu;
+	struct slab *s;
+	int k;
+
+	if (CONFIG_SLAB_DEBUG || unlikely((rel >> PAGE_SHIFT) >= n))
+		goto slow;
+	k = (int8_t)__atomic_load_n(&slab_tab.tab[rel >> PAGE_SHIFT],
+				    __ATOMIC_RELAXED);
+	if (unlikely(k <= 0))
+		goto slow;
+	off = rel << k >> k;
+	s = (struct slab *)((uintptr_t)p - off);
+	idx = off >> s->shift;
+	if (unlikely((off & s->mask) || idx < s->first))
+		goto slow;
+	/* From here @p is the start of an object of @s. */
+	if (unlikely(!arch_percpu_offset_nocall(&cpu) ||
+		     READ_ONCE(s->owner_pc) != __percpu_shift(&slab_pcpu, cpu)))
+		goto object;
+	lw = &s->map[idx / 64 * 2];
+	bit = 1UL << (idx % 64);
+	m = READ_ONCE(*lw);
+	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
+		goto object;
+	WRITE_ONCE(*lw, m | bit);
+	return;
+object:
+	/* Another CPU's slab (a remote free), or a double free. */
+	__kfree_object(s, p);
+	return;
+slow:
+	__kfree(p);
+}
+
+#endif /* MM_SLAB_FAST_H */
