@@ -987,7 +987,8 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 		kfree(cache);
 		goto fail;
 	}
-	spin_lock(&slab_caches_lock);
+	/* Polling: slab_check() may hold the lock while it stops this CPU. */
+	spin_lock_polling(&slab_caches_lock);
 	for (slot = 0; slot < SLAB_MAX_CACHES; slot++)
 		if (!(slab_slots[slot / 64] & (1UL << (slot % 64))))
 			break;
@@ -1083,7 +1084,8 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 {
 	struct slab_pcpu *pc;
 	struct kmem_cache_cpu *c;
-	struct slab_list mine, *pos, *next;
+	struct slab_list *pos;
+	unsigned long n;
 	struct slab *s;
 	int freed = 0;
 
@@ -1111,23 +1113,34 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 			freed++;
 		}
 	}
-	/* Claim the spare and every partial slab no CPU is taking. */
-	slab_list_init(&mine);
+	/*
+	 * The spare, then each partial slab no CPU is taking, one at a time
+	 * from the list's tail (a slab still in use goes back at its head),
+	 * so that this CPU holds at most one slab off every list when it
+	 * reaches a poll point (in __free_pages()): slab_check() may stop
+	 * it there, and the one it holds is already out of every list.
+	 */
 	spin_lock(&cache->lock);
-	if (cache->spare) {
-		slab_list_add(&cache->spare->list, &mine);
-		cache->spare = NULL;
-	}
-	for (pos = cache->partial.next; pos != &cache->partial; pos = next) {
-		next = pos->next;
-		s = slab_entry(pos, list);
-		if (slab_claim_partial(cache, s))
-			slab_list_add(&s->list, &mine);
-	}
+	s = cache->spare;
+	cache->spare = NULL;
+	n = cache->nr_partial;
 	spin_unlock(&cache->lock);
-	while (!slab_list_empty(&mine)) {
-		s = slab_entry(mine.next, list);
-		slab_list_del(&s->list);
+	if (s) {
+		slab_free_slab(cache, s);
+		freed++;
+	}
+	for (; n; n--) {
+		s = NULL;
+		spin_lock(&cache->lock);
+		for (pos = cache->partial.prev; pos != &cache->partial; pos = pos->prev) {
+			if (slab_claim_partial(cache, slab_entry(pos, list))) {
+				s = slab_entry(pos, list);
+				break;
+			}
+		}
+		spin_unlock(&cache->lock);
+		if (!s)
+			break;
 		slab_collect_remote(s);
 		if (slab_empty(s)) {
 			slab_free_slab(cache, s);
@@ -1144,7 +1157,7 @@ int kmem_cache_shrink_all(void)
 	int freed = 0;
 
 	kmem_cache_init();
-	spin_lock(&slab_caches_lock);
+	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		freed += kmem_cache_shrink(container_of(p, struct kmem_cache, caches));
 	spin_unlock(&slab_caches_lock);
@@ -1174,7 +1187,7 @@ void kmem_cache_destroy(struct kmem_cache *cache)
 		       "in use\n", cache->name, live);
 		return;
 	}
-	spin_lock(&slab_caches_lock);
+	spin_lock_polling(&slab_caches_lock);
 	slab_list_del(&cache->caches);
 	slab_slots[cache->slot / 64] &= ~(1UL << (cache->slot % 64));
 	spin_unlock(&slab_caches_lock);
@@ -1189,7 +1202,7 @@ void kmem_cache_destroy(struct kmem_cache *cache)
  */
 static void slab_cpu_dead(unsigned int cpu)
 {
-	spin_lock(&slab_caches_lock);
+	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		cache_deactivate_cpu(container_of(p, struct kmem_cache, caches), cpu);
 	spin_unlock(&slab_caches_lock);

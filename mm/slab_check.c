@@ -1,7 +1,9 @@
 /*
  * slab_check.c - the slab allocator's invariant checker and its
  * /proc/slabinfo view (include/mm/slab.h). Both walk every cache and
- * every slab, and expect no CPU to be allocating meanwhile.
+ * every slab, other CPUs' current and partial slabs included, and hold
+ * every other CPU still meanwhile (smp_stop_others(), as
+ * page_alloc_check() does): they may run while other CPUs allocate.
  */
 #include <stdarg.h>
 #include <lib/printk.h>
@@ -186,11 +188,28 @@ static void check_cache(struct kmem_cache *cache)
 
 int slab_check(void)
 {
+	unsigned int missed;
+
 	kmem_cache_init();
 	problems = 0;
-	spin_lock(&slab_caches_lock);
+	/*
+	 * The cache list first, waiting with polling (a stopper may be
+	 * stopping this CPU): no CPU stopped below then holds it. Then every
+	 * other CPU still (at a poll point, which no CPU reaches inside a
+	 * cache->lock section, or away): their slabs and cursors at rest.
+	 */
+	spin_lock_polling(&slab_caches_lock);
+	missed = smp_stop_others(NULL);
+	if (missed) {
+		smp_resume_others();
+		spin_unlock(&slab_caches_lock);
+		pr_err("slab_check: %u CPU%s did not stop: nothing checked\n",
+		       missed, missed > 1 ? "s" : "");
+		return (int)missed;
+	}
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		check_cache(container_of(p, struct kmem_cache, caches));
+	smp_resume_others();
 	spin_unlock(&slab_caches_lock);
 	if (problems > SLAB_REPORT_LIMIT)
 		pr_err("slab_check: %u problems in all\n", problems);
@@ -202,7 +221,7 @@ unsigned long slab_nr_slabs(void)
 	unsigned long n = 0;
 
 	kmem_cache_init();
-	spin_lock(&slab_caches_lock);
+	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		n += container_of(p, struct kmem_cache, caches)->nr_slabs;
 	spin_unlock(&slab_caches_lock);
@@ -214,7 +233,7 @@ unsigned long slab_nr_pages(void)
 	unsigned long n = 0;
 
 	kmem_cache_init();
-	spin_lock(&slab_caches_lock);
+	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next) {
 		const struct kmem_cache *c = container_of(p, struct kmem_cache, caches);
 
@@ -226,13 +245,17 @@ unsigned long slab_nr_pages(void)
 
 void show_slabinfo(void)
 {
+	unsigned int missed;
+
 	kmem_cache_init();
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> "
 	       "<objperslab> <pagesperslab> : tunables <limit> <batchcount> "
 	       "<sharedfactor> : slabdata <active_slabs> <num_slabs> "
 	       "<sharedavail>\n");
-	spin_lock(&slab_caches_lock);
+	/* As slab_check(): the cache list, then every other CPU still. */
+	spin_lock_polling(&slab_caches_lock);
+	missed = smp_stop_others(NULL);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next) {
 		struct kmem_cache *cache = container_of(p, struct kmem_cache, caches);
 		unsigned long active = 0, active_slabs = 0;
@@ -258,6 +281,10 @@ void show_slabinfo(void)
 		       active_slabs, cache->nr_slabs, 0);
 		spin_unlock(&cache->lock);
 	}
+	smp_resume_others();
 	spin_unlock(&slab_caches_lock);
+	if (missed)
+		printk("# %u CPU%s did not stop: their counts may have moved\n",
+		       missed, missed > 1 ? "s" : "");
 	printk("# large kmalloc: %lu pages\n", slab_nr_large_pages());
 }

@@ -16,6 +16,18 @@
 /* Pages of large blocks counted on CPUs that went away (atomic add). */
 static long large_pages_gone;
 
+/*
+ * This CPU's count: only it writes its own (the cpu-dead hook runs on the
+ * CPU going away), other CPUs read it (slab_nr_large_pages()): a plain
+ * read and a single store.
+ */
+static void large_pages_add(long n)
+{
+	long *v = &this_cpu_ptr(&slab_pcpu)->large_pages;
+
+	WRITE_ONCE(*v, *v + n);
+}
+
 void *kmalloc_large(size_t size, gfp_t gfp)
 {
 	int order = get_order(size);
@@ -43,7 +55,7 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 		return NULL;
 	t = slab_tab_entry(page_to_phys(page));
 	WRITE_ONCE(*t, (uint8_t)(SLAB_TAB_LARGE | order));
-	this_cpu_ptr(&slab_pcpu)->large_pages += 1L << order;
+	large_pages_add(1L << order);
 	return page_address(page);
 }
 
@@ -95,7 +107,7 @@ int kfree_large(const void *p)
 	if (!t || !tab_clear_if(t, v))
 		return 0;
 	order = v & ~SLAB_TAB_LARGE;
-	this_cpu_ptr(&slab_pcpu)->large_pages -= 1L << order;
+	large_pages_add(-(1L << order));
 	__free_pages(virt_to_page(p), order);
 	return 1;
 }
@@ -113,7 +125,7 @@ void slab_large_cpu_dead(unsigned int cpu)
 	struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
 
 	__atomic_fetch_add(&large_pages_gone, pc->large_pages, __ATOMIC_RELAXED);
-	pc->large_pages = 0;
+	WRITE_ONCE(pc->large_pages, 0);
 }
 
 unsigned long slab_nr_large_pages(void)

@@ -112,12 +112,17 @@ void kmem_cache_init(void);
  * invariant: a slab header that does not describe its slab, a bitmap bit
  * beyond the last object, counts that disagree with the bitmaps, a slab on
  * the wrong list; with SLAB_DEBUG, a red zone written over or a free object
- * written to. Call it while no other CPU is allocating.
+ * written to. Other CPUs may be allocating: it holds them still while it
+ * walks (smp_stop_others()); one that does not stop in time is named and
+ * counted as a problem, and nothing is checked.
  * Return: the number of problems found, 0 when the state is sound.
  */
 int slab_check(void);
 
-/* show_slabinfo - print every cache in /proc/slabinfo's columns. */
+/*
+ * show_slabinfo - print every cache in /proc/slabinfo's columns, every
+ * other CPU held still meanwhile (smp_stop_others()).
+ */
 void show_slabinfo(void);
 
 /* Counts for tests and slabinfo: objects in use, slabs held (all caches). */

@@ -16,12 +16,16 @@
  *                        reuses; the slabs they held go to the shared lists
  *   producer_consumer    one thread allocates, the others free everything
  *                        (every free remote): empty slabs still go back
+ *   check_while_churning slab_check() and show_slabinfo() over and over
+ *                        while 6 threads churn: each holds the others
+ *                        still and finds nothing wrong
  * Each ends with every object freed, kmem_cache_shrink_all(), and the
  * free page count, page_alloc_check() and slab_check() as before.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "machine.h"
 #include "../../../mm/slab_state.h"
 
@@ -255,10 +259,46 @@ static bool producer_consumer(void)
 	return drain_and_check(before);
 }
 
+/* slab_check() while other CPUs allocate and free: they are held still. */
+static bool check_while_churning(void)
+{
+	unsigned long before;
+	unsigned int checks = 0, bad = 0, running = 6;
+	bool joined[6] = { false };
+	pthread_t t[6];
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("smp-72", 72, 0, 0, NULL);
+	for (unsigned int i = 0; i < 6; i++)
+		if (pthread_create(&t[i], NULL, churn_worker, (void *)(uintptr_t)(i + 1)))
+			abort();
+	/* Check over and over until every worker is done (8 times at least). */
+	while (running || checks < 8) {
+		if (slab_check())
+			bad++;
+		if (checks++ % 16 == 0)
+			show_slabinfo();
+		/* Let the workers run between two stops. */
+		usleep(1000);
+		for (unsigned int i = 0; i < 6; i++)
+			if (!joined[i] && pthread_tryjoin_np(t[i], NULL) == 0) {
+				joined[i] = true;
+				running--;
+			}
+	}
+	EXPECT(!failed, "a worker failed at test_slab_smp.c:%d", failed);
+	EXPECT(bad == 0, "%u of %u checks found problems", bad, checks);
+	EXPECT(slab_check() == 0, "slab_check afterwards");
+	return drain_and_check(before);
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(cross_cpu_churn),
 	HOST_TEST(threads_come_and_go),
 	HOST_TEST(producer_consumer),
+	HOST_TEST(check_while_churning),
 };
 
 int main(void)
