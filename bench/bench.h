@@ -77,6 +77,7 @@ struct bench_opts {
 	bool present;	      /* handoff: RAM resident beforehand */
 	unsigned int threads; /* threads, workload: how many (workload: 0 is 2) */
 	bool cross;	      /* threads: each block freed by another thread */
+	bool control;	      /* threads: the control loop, no allocator */
 	unsigned int nodes;   /* handoff, nodepair: NUMA nodes of the heap */
 	const char *work;     /* workload: which one */
 };

@@ -54,6 +54,16 @@ done
 "$BIN/bench-buddy" sweep reps=0 >/dev/null 2>&1
 [ $? -ne 0 ]; result $? "a zero repetition count is refused"
 
+# The threads scenario's control loop: wall and CPU time, no allocator.
+out=$("$BIN/bench-buddy" threads threads=2 control=1 order=0 reps=1 \
+	iters=1000 2>/dev/null)
+[ $? -eq 0 ] && printf '%s\n' "$out" | grep -q "	control2	0	pair_ns	1	" &&
+	printf '%s\n' "$out" | grep -q "	control2	0	cpu_ns	1	"
+result $? "threads control=1 prints wall and CPU time per pair" "$out"
+
+"$BIN/bench-buddy" threads threads=2 control=1 cross=1 order=0 >/dev/null 2>&1
+[ $? -ne 0 ]; result $? "threads refuses control=1 with cross frees"
+
 log=$(python3 "$HERE/run.py" "$BIN" "$OUT" --smoke 2>&1)
 result $? "a tiny run of every scenario and allocator completes" "$log"
 

@@ -9,7 +9,15 @@
  *             variant "crossN", every free a remote one. Emitted: ns per
  *             pair as each thread sees it (the slowest thread's time over
  *             its pairs), so per-thread throughput at N threads compares
- *             directly with 1. The process is unpinned first.
+ *             directly with 1; and "cpu_ns", the same with the thread's
+ *             CPU time (CLOCK_THREAD_CPUTIME_ID), which leaves out the
+ *             time a thread waited for a core. The process is unpinned
+ *             first. With control=1, no allocator: each thread does the
+ *             shape of a per-CPU order-0 pair (pop a slot of a 64-slot
+ *             array under a count and a limit, write a state byte; check
+ *             the byte, push the slot back, write it again) on memory of
+ *             its own page only: variant "controlN", what N threads cost
+ *             on this machine when they share nothing.
  *   zonelock  buddyboot only: a steady state of order-0 allocations and
  *             frees at random over @blocks slots, after a warm-up of as
  *             many operations; emitted: zone-lock acquisitions per 1000
@@ -22,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "adapter.h"
 
 #define RING	256		/* blocks in flight between two threads */
@@ -37,8 +46,15 @@ struct tctx {
 	unsigned int id, n;
 	struct ring *rings;	/* [n]: ring i is consumed by thread i */
 	pthread_barrier_t *start;
-	uint64_t ns;
+	uint64_t ns, cpu_ns;	/* wall and thread CPU time of the loop */
 } __attribute__((aligned(64)));
+
+/* control=1: a thread's private "list" and "state byte", a page each. */
+struct control {
+	unsigned long nr, limit;
+	uintptr_t slot[64];
+	uint8_t state __attribute__((aligned(64)));
+} __attribute__((aligned(4096)));
 
 static void *must(void *p, unsigned int order)
 {
@@ -52,6 +68,39 @@ static void pairs(struct tctx *t, unsigned int order)
 {
 	for (unsigned long i = 0; i < t->o->iters; i++)
 		bench_free(must(bench_alloc(order), order), order);
+}
+
+/* The control loop: a pair's loads and stores, on this thread's page. */
+static void control(struct tctx *t)
+{
+	struct control *c = aligned_alloc(4096, sizeof(*c));
+
+	if (!c)
+		bench_die("threads: out of memory for the control");
+	memset(c, 0, sizeof(*c));
+	c->limit = 64;
+	c->nr = 32;
+	for (unsigned long i = 0; i < 64; i++)
+		c->slot[i] = i + 1;
+	for (unsigned long i = 0; i < t->o->iters; i++) {
+		unsigned long n = c->nr - 1;
+		uintptr_t v;
+
+		if (n >= __atomic_load_n(&c->limit, __ATOMIC_RELAXED))
+			bench_die("threads: control list empty");
+		v = c->slot[n];
+		__atomic_store_n(&c->nr, n, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->state, 0x80, __ATOMIC_RELAXED);
+		bench_keep((void *)v);
+		n = c->nr;
+		if (n >= __atomic_load_n(&c->limit, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&c->state, __ATOMIC_RELAXED) != 0x80)
+			bench_die("threads: control list full");
+		c->slot[n] = v;
+		__atomic_store_n(&c->nr, n + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->state, 0x50, __ATOMIC_RELAXED);
+	}
+	free(c);
 }
 
 /* Produce @iters blocks for the next thread, free what the previous sends. */
@@ -92,15 +141,22 @@ static void *thread_main(void *arg)
 {
 	struct tctx *t = arg;
 	unsigned int order = (unsigned int)t->o->order;
+	struct timespec c0, c1;
 	uint64_t t0;
 
 	pthread_barrier_wait(t->start);
 	t0 = bench_now_ns();
-	if (t->o->cross)
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+	if (t->o->control)
+		control(t);
+	else if (t->o->cross)
 		cross(t, order);
 	else
 		pairs(t, order);
 	t->ns = bench_now_ns() - t0;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+	t->cpu_ns = (uint64_t)(c1.tv_sec - c0.tv_sec) * 1000000000u +
+		    (uint64_t)c1.tv_nsec - (uint64_t)c0.tv_nsec;
 	return NULL;
 }
 
@@ -118,13 +174,15 @@ int bench_threads(const struct bench_opts *o)
 		bench_die("threads: threads=N (N >= 1) and order=n are needed");
 	if (o->cross && n < 2)
 		bench_die("threads: cross=1 needs two threads at least");
-	snprintf(variant, sizeof(variant), "%s%u", o->cross ? "cross" : "pair",
-		 n);
+	if (o->cross && o->control)
+		bench_die("threads: control=1 has no cross frees");
+	snprintf(variant, sizeof(variant), "%s%u",
+		 o->control ? "control" : o->cross ? "cross" : "pair", n);
 	/* Each thread may have a core of its own, as a CPU does. */
 	bench_unpin();
 	base = bench_fresh_heap((unsigned long)n * RING * 2 << o->order);
 	for (unsigned int rep = 0; rep <= o->reps; rep++) {
-		uint64_t slowest = 0;
+		uint64_t slowest = 0, slowest_cpu = 0;
 
 		memset(rings, 0, n * sizeof(struct ring));
 		pthread_barrier_init(&start, NULL, n);
@@ -138,11 +196,16 @@ int bench_threads(const struct bench_opts *o)
 			pthread_join(th[i], NULL);
 			if (t[i].ns > slowest)
 				slowest = t[i].ns;
+			if (t[i].cpu_ns > slowest_cpu)
+				slowest_cpu = t[i].cpu_ns;
 		}
 		pthread_barrier_destroy(&start);
-		if (rep)
-			bench_emit("threads", variant, o->order, "pair_ns", rep,
-				   (double)slowest / (double)o->iters);
+		if (!rep)
+			continue;
+		bench_emit("threads", variant, o->order, "pair_ns", rep,
+			   (double)slowest / (double)o->iters);
+		bench_emit("threads", variant, o->order, "cpu_ns", rep,
+			   (double)slowest_cpu / (double)o->iters);
 	}
 	bench_check_restored(base, "threads", o->order);
 	free(t);
