@@ -4,6 +4,9 @@
 #= SMP=<n>           CPUs (default 1)
 #= EXPECT_CPUS=<n>   CPUs the guest must report online (default SMP); the
 #=                   runner fails a boot whose 'smp: N of M CPUs online' differs
+#= EXPECT_NUMA="..." the NUMA topology the guest must report where no -numa
+#=                   option gives it (a -dtb of its own): nodes, memory, CPUs
+#=                   and distances in -numa's words (tests/runner/numa_expect.py)
 #= QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
 #= TIMEOUT=<s>       seconds before `make run` calls the guest hung
 #=                   (default QEMU_TIMEOUT from arch.mk; 0: never)
@@ -36,6 +39,7 @@ QEMU_DEFAULT_MEM = $(shell m=$(QEMU_ORDER_MEM_MIB); min=$(QEMU_MIN_MEM_MIB); \
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1
 EXPECT_CPUS	?= $(SMP)
+EXPECT_NUMA	?=
 QEMU_EXTRA	?=
 TIMEOUT		?= $(QEMU_TIMEOUT)
 GDB_PORT	?= 1234
@@ -64,6 +68,7 @@ run:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BBTEST) run --name $(CONFIG_NAME) --timeout $(TIMEOUT) \
 		--expect-cpus $(EXPECT_CPUS) \
+		$(if $(strip $(EXPECT_NUMA)),--expect-numa '$(EXPECT_NUMA)') \
 		$(if $(filter none,$(BOARD_EXIT_DEVICE)),--no-exit-device)
 
 ## debug: boot paused with a gdb stub; prints the gdb-multiarch command
@@ -91,6 +96,7 @@ print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))
 	$(info EXPECT_CPUS=$(EXPECT_CPUS))
+	$(info EXPECT_NUMA=$(EXPECT_NUMA))
 	$(info EXIT_DEVICE=$(BOARD_EXIT_DEVICE))
 	$(info KERNEL_ELF=$(KERNEL_ELF))
 	$(info BUILD_DIR=$(BUILD_DIR))

@@ -90,3 +90,42 @@ $(SELFTEST_A64_SPIN_DTB): mk/selftest.mk
 	$(Q)mv $@.packed $@
 
 TEST_PREREQS	+= $(SELFTEST_A64_SPIN_DTB)
+
+# A NUMA node without CPUs on riscv64: QEMU 7.2's virt refuses a -numa
+# node without harts ("discontinuous hartids in socket1"), but a board's
+# firmware may well describe one. So the build edits QEMU's own tree for
+# -m 256M -smp 2 with fdtput, as firmware would: /memory becomes two
+# memory nodes, 98 MiB in node 0 (a boundary not aligned to the top
+# order) and 158 MiB in node 1, both harts are in node 0, and a
+# /distance-map (numa-distance-map-v1, boot/fdt_numa.c) gives 20 between
+# the two. QEMU's -dtb uses it as it is. The line that boots it
+# (riscv64-4K-numa2-cpuless) states the same topology in EXPECT_NUMA for
+# the runner. Packed with dtc: QEMU's dump is padded to 1 MiB.
+SELFTEST_RV_CPULESS_DTB	:= $(BUILD_ROOT)/selftest/riscv64-virt-256M-smp2-cpuless.dtb
+rv_cpuless_node0	:= $$((98 << 20))
+rv_cpuless_node1	:= $$((158 << 20))
+
+$(SELFTEST_RV_CPULESS_DTB): mk/selftest.mk
+	@mkdir -p $(dir $@)
+	$(Q)echo "  DTB     $@"
+	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@.dump -m 256M -smp 2 \
+		-nographic >/dev/null 2>&1 || test -s $@.dump
+	$(Q)dtc -q -I dtb -O dtb -o $@.tmp $@.dump && rm -f $@.dump
+	$(Q)fdtput -t x $@.tmp /memory@80000000 reg \
+		0 0x80000000 0 $$(printf '%#x' $(rv_cpuless_node0))
+	$(Q)fdtput -t u $@.tmp /memory@80000000 numa-node-id 0
+	$(Q)n1=$$(printf '%x' $$((0x80000000 + $(rv_cpuless_node0)))); \
+	 fdtput -c $@.tmp /memory@$$n1 && \
+	 fdtput -t s $@.tmp /memory@$$n1 device_type memory && \
+	 fdtput -t x $@.tmp /memory@$$n1 reg \
+		0 0x$$n1 0 $$(printf '%#x' $(rv_cpuless_node1)) && \
+	 fdtput -t u $@.tmp /memory@$$n1 numa-node-id 1
+	$(Q)fdtput -t u $@.tmp /cpus/cpu@0 numa-node-id 0
+	$(Q)fdtput -t u $@.tmp /cpus/cpu@1 numa-node-id 0
+	$(Q)fdtput -c $@.tmp /distance-map
+	$(Q)fdtput -t s $@.tmp /distance-map compatible numa-distance-map-v1
+	$(Q)fdtput -t u $@.tmp /distance-map distance-matrix \
+		0 0 10  0 1 20  1 0 20  1 1 10
+	$(Q)mv $@.tmp $@
+
+TEST_PREREQS	+= $(SELFTEST_RV_CPULESS_DTB)

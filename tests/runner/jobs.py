@@ -109,10 +109,11 @@ class QemuBoot:
                               "is not a CPU count", info.stdout, log)
         cmd = shlex.split(values["QEMU_CMD"])
         try:
-            expect_numa = numa_expect.from_qemu_args(cmd)
+            expect_numa = numa_expect.expected(cmd,
+                                               values.get("EXPECT_NUMA", ""))
         except (ValueError, KeyError) as e:
-            return failed_run(f"the -numa options cannot be read: {e}",
-                              info.stdout, log)
+            return failed_run(f"the expected NUMA topology cannot be read: "
+                              f"{e}", info.stdout, log)
         built = self._build(log, values.get("BUILD_DIR", ""))
         if built.returncode != 0:
             return failed_run(f"build failed: make {args} exited "

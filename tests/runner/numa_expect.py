@@ -1,9 +1,11 @@
-"""numa_expect.py - the NUMA topology a QEMU command line configures, and
-whether the guest's boot summary shows it.
+"""numa_expect.py - the NUMA topology a QEMU command line configures (or
+a matrix line's EXPECT_NUMA states), and whether the guest's boot summary
+shows it.
 
 A machine given `-numa` options passes only when the guest reports the
-same nodes, each with its memory, each configured CPU in its node and the
-configured distances, in the summary boot_numa_print() writes
+same nodes, each with its memory, each configured CPU in its node, a node
+configured without CPUs showing "cpus none", and the configured
+distances, in the summary boot_numa_print() writes
 (boot/numa.c):
 
     numa: 2 nodes online
@@ -20,6 +22,15 @@ MEMORY_SLACK_KIB less than configured (the PC's hole below 1 MiB and the
 firmware's pages at the top of low memory are not RAM in e820), never
 more. CPU index i is hwid i (APIC id, hart id, MPIDR below 8 CPUs), as
 QEMU numbers them on the configurations in tests/matrix.txt.
+
+A machine whose topology comes from a device tree of its own (-dtb), not
+from -numa, states it in EXPECT_NUMA (from_expect()), in -numa's words
+with the node's memory as size= in place of memdev=:
+
+    node,nodeid=0,size=98M,cpus=0-1 node,nodeid=1,size=158M dist,src=0,dst=1,val=20
+
+The same checks then apply. A line with both is refused: one statement of
+the topology, not two that may disagree.
 """
 
 import re
@@ -68,6 +79,28 @@ class Topology:
         return self.distance.get((a, b), LOCAL if a == b else REMOTE)
 
 
+def _topology(nodes: list[tuple[int, int, list[int]]],
+              dists: list[dict[str, list[str]]]) -> Topology:
+    """From (node id, KiB, CPUs) per node and -numa dist options."""
+    topo = Topology()
+    for nid, kib, cpus in nodes:
+        if nid in topo.memory_kib:
+            raise ValueError(f"node {nid} is given twice")
+        topo.memory_kib[nid] = kib
+        for cpu in cpus:
+            topo.cpu_node[cpu] = nid
+    for o in dists:
+        try:
+            a, b, d = (int(o[k][0]) for k in ("src", "dst", "val"))
+        except (KeyError, ValueError):
+            raise ValueError("a dist needs src=, dst= and val= numbers") \
+                from None
+        topo.distance[(a, b)] = d
+    for (a, b), d in list(topo.distance.items()):
+        topo.distance.setdefault((b, a), d)
+    return topo
+
+
 def from_qemu_args(args: list[str]) -> Topology | None:
     """The topology the command line configures, or None without -numa
     node. Raises ValueError for options this reading does not know."""
@@ -89,25 +122,61 @@ def from_qemu_args(args: list[str]) -> Topology | None:
                 raise ValueError(f"-numa {value}: not a node or dist")
     if not nodes:
         return None
-    topo = Topology()
+    found = []
     for index, o in enumerate(nodes):
         nid = int(o.get("nodeid", [index])[0])
         if "memdev" not in o or o["memdev"][0] not in backends:
             raise ValueError(f"-numa node {nid}: no memdev= of a "
                              "memory-backend -object")
-        topo.memory_kib[nid] = backends[o["memdev"][0]]
-        for cpu in _cpus(o.get("cpus", [])):
-            topo.cpu_node[cpu] = nid
-    for o in dists:
-        a, b, d = (int(o[k][0]) for k in ("src", "dst", "val"))
-        topo.distance[(a, b)] = d
-    for (a, b), d in list(topo.distance.items()):
-        topo.distance.setdefault((b, a), d)
-    return topo
+        found.append((nid, backends[o["memdev"][0]],
+                      _cpus(o.get("cpus", []))))
+    return _topology(found, dists)
+
+
+def from_expect(text: str) -> Topology:
+    """The topology an EXPECT_NUMA value states (see the top of this
+    file). Raises ValueError for anything else, and for no node."""
+    nodes = []
+    dists = []
+    for word in text.split():
+        o = _options(word)
+        kind = o.get("", ["?"])[0]
+        if kind == "dist" and len(o[""]) == 1:
+            dists.append(o)
+            continue
+        if kind != "node" or len(o[""]) != 1 or "size" not in o or \
+                set(o) - {"", "nodeid", "size", "cpus"}:
+            raise ValueError(f"EXPECT_NUMA word {word!r} is not "
+                             "node[,nodeid=N],size=SIZE[,cpus=A[-B]]... "
+                             "nor dist,src=A,dst=B,val=D")
+        try:
+            nid = int(o.get("nodeid", [len(nodes)])[0])
+            cpus = _cpus(o.get("cpus", []))
+        except ValueError:
+            raise ValueError(f"EXPECT_NUMA word {word!r}: nodeid= and "
+                             "cpus= take numbers") from None
+        nodes.append((nid, _kib(o["size"][0]), cpus))
+    if not nodes:
+        raise ValueError(f"EXPECT_NUMA {text!r} names no node")
+    return _topology(nodes, dists)
+
+
+def expected(args: list[str], expect_numa: str = "") -> Topology | None:
+    """What a run must show: from EXPECT_NUMA when given, else from the
+    command's -numa options; None for neither. Raises ValueError for
+    both, or for what the two readings refuse."""
+    from_args = from_qemu_args(args)
+    if not expect_numa.strip():
+        return from_args
+    if from_args is not None:
+        raise ValueError("EXPECT_NUMA is given and so are -numa options: "
+                         "state the topology once")
+    return from_expect(expect_numa)
 
 
 _ONLINE = re.compile(r"numa: ([0-9]+) nodes online")
-_NODE = re.compile(r"numa: node ([0-9]+): ([0-9]+) KiB memory")
+_NODE = re.compile(r"numa: node ([0-9]+): ([0-9]+) KiB memory"
+                   r"(?:, cpus( none|(?: [0-9]+)+))?")
 _CPU = re.compile(r"numa: cpu [0-9]+ \(hwid 0x([0-9a-f]+)\): node ([0-9]+)")
 _DIST = re.compile(r"numa: distances from node ([0-9]+):((?: [0-9]+)+)")
 
@@ -119,6 +188,7 @@ class NumaWatch:
         self.expect = expect
         self.online: int | None = None
         self.memory: dict[int, int] = {}
+        self.node_cpus: dict[int, str | None] = {}  # " none", " 0 1"
         self.cpus: dict[int, int] = {}
         self.rows: dict[int, list[int]] = {}
 
@@ -127,6 +197,7 @@ class NumaWatch:
             self.online = int(m.group(1))
         elif m := _NODE.search(line):
             self.memory.setdefault(int(m.group(1)), int(m.group(2)))
+            self.node_cpus.setdefault(int(m.group(1)), m.group(3))
         elif m := _CPU.search(line):
             self.cpus.setdefault(int(m.group(1), 16), int(m.group(2)))
         elif m := _DIST.search(line):
@@ -153,6 +224,11 @@ class NumaWatch:
                            f"expected {nid}")
             elif hwid not in self.cpus:
                 out.append(f"cpu hwid {hwid:#x} (node {nid}) not listed")
+        for nid in want:
+            if nid not in e.cpu_node.values() and \
+                    self.node_cpus.get(nid) != " none":
+                out.append(f"node {nid}: cpus{self.node_cpus.get(nid)}, "
+                           "expected none")
         for a in want:
             row = [e.dist(a, b) for b in want]
             if self.rows.get(a) != row:

@@ -426,6 +426,79 @@ class ExpectedNuma(unittest.TestCase):
         self.assertIn("distances from node 1: None", verdict.reasons[0])
 
 
+class StatedNuma(unittest.TestCase):
+    """A line whose topology comes from its own device tree states it in
+    EXPECT_NUMA; the guest must show exactly that, CPU-less node too."""
+
+    STATED = ("node,nodeid=0,size=98M,cpus=0-1 node,nodeid=1,size=158M "
+              "dist,src=0,dst=1,val=20")
+    QEMU = "qemu -m 256M -smp 2 -dtb cpuless.dtb".split()
+    GUEST = ["numa: node 1 has memory but no CPUs",
+             "numa: 2 nodes online",
+             "numa: node 0: 100352 KiB memory, cpus 0 1",
+             "numa: node 1: 161792 KiB memory, cpus none",
+             "numa: cpu 0 (hwid 0x0): node 0",
+             "numa: cpu 1 (hwid 0x1): node 0",
+             "numa: distances from node 0: 10 20",
+             "numa: distances from node 1: 20 10"]
+
+    def problems(self, lines, stated=None):
+        topo = numa_expect.expected(self.QEMU, stated or self.STATED)
+        watch = numa_expect.NumaWatch(topo)
+        for line in lines:
+            watch.feed(line)
+        return watch.problems()
+
+    def test_parse(self):
+        topo = numa_expect.from_expect(self.STATED)
+        self.assertEqual(topo.memory_kib, {0: 98 << 10, 1: 158 << 10})
+        self.assertEqual(topo.cpu_node, {0: 0, 1: 0})
+        self.assertEqual(topo.dist(1, 0), 20)
+        # Node ids default to the order, as -numa node's do.
+        self.assertEqual(numa_expect.from_expect(
+            "node,size=1G node,size=2G,cpus=0").cpu_node, {0: 1})
+        self.assertIsNone(numa_expect.expected(self.QEMU, "  "))
+
+    def test_refused(self):
+        for bad in ["", "node,nodeid=0,cpus=0", "node,size=lots",
+                    "node,size=1G,memdev=m0", "dist,src=0,dst=1",
+                    "nodes,size=1G", "node,nodeid=x,size=1G",
+                    "node,size=1G node,nodeid=0,size=1G"]:
+            with self.assertRaises(ValueError, msg=bad):
+                numa_expect.from_expect(bad)
+        # Stated twice, by -numa and by EXPECT_NUMA: refused.
+        with self.assertRaisesRegex(ValueError, "once"):
+            numa_expect.expected(ExpectedNuma.QEMU, self.STATED)
+
+    def test_the_same_passes(self):
+        self.assertEqual(self.problems(self.GUEST), [])
+
+    def test_each_difference_fails(self):
+        def changed(old, new):
+            return [line.replace(old, new) for line in self.GUEST]
+        # The device tree's memory split ignored: one node.
+        self.assertIn("nodes [0], expected [0, 1]", self.problems(
+            ["numa: 1 nodes online",
+             "numa: node 0: 262144 KiB memory, cpus 0 1"])[0])
+        self.assertIn("node 0: 131072 KiB", self.problems(
+            changed("100352 KiB", "131072 KiB"))[0])
+        self.assertIn("cpu hwid 0x1 in node 1", self.problems(
+            changed("(hwid 0x1): node 0", "(hwid 0x1): node 1"))[0])
+        # The CPU-less node shows a CPU (one the line does not name).
+        self.assertIn("node 1: cpus 2, expected none", self.problems(
+            changed("cpus none", "cpus 2"))[0])
+        self.assertIn("expected [20, 10]", self.problems(
+            changed("node 1: 20 10", "node 1: 25 10"))[0])
+        # A wrong statement fails a right guest.
+        self.assertIn("expected [10, 25]", self.problems(
+            self.GUEST, self.STATED.replace("val=20", "val=25"))[0])
+
+    def test_matrix_takes_it(self):
+        c = matrix.parse_line(f"rv ARCH=riscv64 EXPECT_NUMA='{self.STATED}'",
+                              "m")
+        self.assertEqual(dict(c.variables)["EXPECT_NUMA"], self.STATED)
+
+
 class Console(unittest.TestCase):
     def test_clean_line(self):
         self.assertEqual(console.clean_line(
