@@ -97,7 +97,7 @@ TEST_PREREQS	+= $(SELFTEST_A64_SPIN_DTB)
 # -m 256M -smp 2 with fdtput, as firmware would: /memory becomes two
 # memory nodes, 98 MiB in node 0 (a boundary not aligned to the top
 # order) and 158 MiB in node 1, both harts are in node 0, and a
-# /distance-map (numa-distance-map-v1, boot/fdt_numa.c) gives 20 between
+# /distance-map (numa-distance-map-v1, boot/fdt_numa.c) gives 25 between
 # the two. QEMU's -dtb uses it as it is. The line that boots it
 # (riscv64-4K-numa2-cpuless) states the same topology in EXPECT_NUMA for
 # the runner. Packed with dtc: QEMU's dump is padded to 1 MiB.
@@ -125,7 +125,7 @@ $(SELFTEST_RV_CPULESS_DTB): mk/selftest.mk
 	$(Q)fdtput -c $@.tmp /distance-map
 	$(Q)fdtput -t s $@.tmp /distance-map compatible numa-distance-map-v1
 	$(Q)fdtput -t u $@.tmp /distance-map distance-matrix \
-		0 0 10  0 1 20  1 0 20  1 1 10
+		0 0 10  0 1 25  1 0 25  1 1 10
 	$(Q)mv $@.tmp $@
 
 TEST_PREREQS	+= $(SELFTEST_RV_CPULESS_DTB)
