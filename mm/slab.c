@@ -90,6 +90,11 @@ static void slab_tab_init(void)
 		if (!page)
 			goto nomem;
 		slab_tab.tab = page_address(page);
+		/* kfree()'s fast path only: without it, the general way. */
+		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN,
+				   (unsigned int)get_order(n * sizeof(uint16_t)));
+		if (page)
+			slab_tab.obj = page_address(page);
 	} else {
 		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN,
 				   (unsigned int)get_order(chunks * sizeof(uint8_t *)));
@@ -117,7 +122,7 @@ static void slab_tab_init(void)
 	slab_tab.min_order = shift - PAGE_SHIFT;
 	/* Orders the fields above before the sizes that let readers in. */
 	smp_store_release(&slab_tab.units, n);
-	if (slab_tab.tab)
+	if (slab_tab.tab && slab_tab.obj)
 		smp_store_release(&slab_tab.n, n);
 	return;
 nomem:
@@ -131,6 +136,15 @@ static void slab_tab_mark(struct slab *s, bool live)
 	uint8_t *t = slab_tab_entry(virt_to_phys(s));
 	unsigned long units = 1UL << (c->order - slab_tab.min_order);
 
+	/* Before the byte (release): see SLAB_OBJ() in <mm/slab_fast.h>. */
+	if (slab_tab.obj) {
+		uint16_t e = slab_obj_entry(c);
+		unsigned long u = (unsigned long)(t - slab_tab.tab);
+
+		for (unsigned long i = 0; i < units; i++)
+			__atomic_store_n(&slab_tab.obj[u + i], live ? e : 0,
+					 __ATOMIC_RELAXED);
+	}
 	/* Release: a CPU that finds the entry finds the header written. */
 	for (unsigned long i = 0; i < units; i++)
 		__atomic_store_n(&t[i], live ? SLAB_TAB_SLAB(c->order + PAGE_SHIFT) : 0,

@@ -72,7 +72,9 @@ static bool tab_describes(const struct kmem_cache *cache, const struct slab *s)
 	if (!t)
 		return false;
 	for (unsigned long i = 0; i < units; i++)
-		if (t[i] != SLAB_TAB_SLAB(cache->order + PAGE_SHIFT))
+		if (t[i] != SLAB_TAB_SLAB(cache->order + PAGE_SHIFT) ||
+		    (slab_tab.obj && slab_tab.obj[t - slab_tab.tab + i] !=
+		     slab_obj_entry(cache)))
 			return false;
 	return true;
 }

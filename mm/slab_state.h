@@ -187,6 +187,14 @@ static inline struct slab *slab_base(const void *p)
 	return slab_of(p);
 }
 
+/* A slab of @c's SLAB_OBJ() entry in slab_tab.obj. */
+static inline uint16_t slab_obj_entry(const struct kmem_cache *c)
+{
+	if (c->shift < 3 || c->shift > 15 || c->first >= 4095)
+		return SLAB_OBJ_NONE;
+	return SLAB_OBJ(c->shift, c->first);
+}
+
 static inline bool slab_header_ok(const struct slab *s)
 {
 	return s->check == (SLAB_MAGIC ^ (uintptr_t)s);

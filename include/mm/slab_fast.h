@@ -7,8 +7,9 @@
  * The fast paths read the per-CPU offset once (arch_percpu_offset_nocall())
  * and touch one 64-object free word of a slab this CPU owns: kmalloc()
  * clears its lowest set bit, kfree() sets the object's bit after the slab
- * table and the slab header prove the pointer is the start of an object
- * of a slab this CPU owns, and the object is in use (neither its free nor
+ * table (its byte and stride entry) proves the pointer is the start of an
+ * object, the slab header that the slab is this CPU's, and the bits that
+ * the object is in use (neither its free nor
  * its remote bit set). No lock, no atomic read-modify-write, no call.
  * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
  * request pending for this CPU, another CPU's slab, a large block, any
@@ -43,8 +44,8 @@ struct slab_list {
  * The slab header, at the start of every slab: see mm/slab_state.h. Its
  * first 64 bytes are the general way's (and the state word, which other
  * CPUs' frees update); the second line starts with what kfree()'s fast
- * path reads, followed by the first words of the bitmaps, so that a
- * local free touches that one line of the header.
+ * path reads (owner_pc), followed by the first words of the bitmaps, so
+ * that a local free touches that one line of the header.
  */
 struct slab {
 	/* Written when the slab is made, constant until it is given back. */
@@ -72,8 +73,8 @@ struct slab {
 	 */
 	struct slab_pcpu *owner_pc;
 	/*
-	 * The cache's stride, for kfree()'s fast path (constant, copied from
-	 * the cache so that the path reads one header line): @mask is the
+	 * The cache's stride (constant, copied from the cache; kfree()'s
+	 * fast path takes it from slab_tab.obj instead): @mask is the
 	 * stride - 1 and @shift its log2 for a power-of-two stride; ~0 and 0
 	 * otherwise, which no object's offset passes (a slab is far below
 	 * 4 GiB). @first: cache->first.
@@ -132,11 +133,29 @@ DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);
  * chunks of one top-order block each (@dir; @n is 0 and lookups take the
  * general way). Made once by kmem_cache_init(): @units and @n are
  * published last, with release.
+ *
+ * @obj, beside @tab (the fast path only; n units of two bytes, 0.05% of
+ * RAM with 4 KiB pages): for a unit of a slab whose stride is 2^s
+ * (3 <= s <= 15) and whose first object is f < 4095, SLAB_OBJ(s, f);
+ * for any other slab SLAB_OBJ_NONE, whose first object no offset in a
+ * slab reaches (a slab is at most 64 pages, 4 MiB: off >> 15 < 128), so
+ * kfree() goes the general way; 0 where no slab is (the byte says so
+ * too; a 0 read for a slab can only be stale, and see below). kfree() loads it beside the table byte, so
+ * the header is not on the path to the object's bit: written (plain)
+ * before the table byte's release store, and read only as far as the
+ * owner check lets the fast path go on: a CPU that owns a slab took it
+ * after the entry was written, and no later slab can take the address
+ * while it owns it, so the value it reads is that slab's.
  */
+#define SLAB_OBJ(shift, first)	((uint16_t)((first) << 4 | (shift)))
+#define SLAB_OBJ_NONE		SLAB_OBJ(15, 4095)
+#define SLAB_OBJ_SHIFT(e)	((e) & 15)
+#define SLAB_OBJ_FIRST(e)	((e) >> 4)
 #define SLAB_TAB_LARGE	0x80
 #define SLAB_TAB_SLAB(log2_bytes)	((uint8_t)(64 - (log2_bytes)))
 struct slab_tab {
 	uint8_t *tab;
+	uint16_t *obj;			/* per unit of @tab: SLAB_OBJ() or 0 */
 	/*
 	 * @lo's virtual address: RAM's map is linear, and @lo is aligned to
 	 * SLAB_MAX_SIZE, so an address's offset from @vlo is its physical
@@ -218,7 +237,10 @@ slow:
 
 /*
  * kfree - free @p (see <mm/slab.h>). Inline: the slab table names a slab
- * at @p, the header's stride says @p starts an object past the header,
+ * at @p, the table's SLAB_OBJ() entry says @p starts an object past the
+ * header (its stride and first object, loaded beside the table byte, so
+ * that the header's line is read in parallel, for the owner check, not
+ * before the object's bit can be found),
  * the header's owner is this CPU, and the object's two bits say it is in
  * use: its free bit is set. Anything else: __kfree(), which checks all,
  * or, for a proven object start of another CPU's slab or with a bit set,
@@ -233,7 +255,7 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	/* Acquire: @tab and @vlo are written before @n is published. */
 	unsigned long n = smp_load_acquire(&slab_tab.n);
 	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
-	unsigned long off, idx, bit, m, *lw, cpu;
+	unsigned long off, idx, bit, m, *lw, cpu, e;
 	struct slab *s;
 	int k;
 
@@ -241,12 +263,14 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 		goto slow;
 	k = (int8_t)__atomic_load_n(&slab_tab.tab[rel >> PAGE_SHIFT],
 				    __ATOMIC_RELAXED);
+	/* Beside the byte, not after it: the header is off this path. */
+	e = __atomic_load_n(&slab_tab.obj[rel >> PAGE_SHIFT], __ATOMIC_RELAXED);
 	if (unlikely(k <= 0))
 		goto slow;
 	off = rel << k >> k;
 	s = (struct slab *)((uintptr_t)p - off);
-	idx = off >> s->shift;
-	if (unlikely((off & s->mask) || idx < s->first))
+	idx = off >> SLAB_OBJ_SHIFT(e);
+	if (unlikely((idx << SLAB_OBJ_SHIFT(e)) != off || idx < SLAB_OBJ_FIRST(e)))
 		goto slow;
 	/* From here @p is the start of an object of @s. */
 	if (unlikely(!arch_percpu_offset_nocall(&cpu) ||
