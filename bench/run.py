@@ -102,16 +102,17 @@ def commands(mode):
     return cmds
 
 
-def instructions(bindir, alloc, heap, raw, runs):
-    """Instructions per order-0 pair, counted by callgrind: the difference
-    between two runs of 20000 and 40000 pairs (each run does its pairs
-    twice: warm-up and one timed rep), so start-up and set-up cancel out."""
+def callgrind_per_pair(bindir, alloc, scenario, runs):
+    """Instructions per pair of a scenario (its argv after the program),
+    counted by callgrind: the difference between runs of 20000 and 40000
+    pairs (each run does its pairs twice: warm-up and one timed rep), so
+    start-up and set-up cancel out."""
     counts = []
     for iters in (20000, 40000):
         out = "/tmp/bench-callgrind.%d" % os.getpid()
         argv = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-                os.path.join(bindir, "bench-" + alloc), "pair", "order=0",
-                "heap=" + heap, "reps=1", "iters=%d" % iters]
+                os.path.join(bindir, "bench-" + alloc)] + scenario + \
+               ["reps=1", "iters=%d" % iters]
         r = subprocess.run(argv, capture_output=True, text=True)
         runs.write("%s\t0\t%d\n" % (" ".join(argv), r.returncode))
         if r.returncode:
@@ -120,32 +121,25 @@ def instructions(bindir, alloc, heap, raw, runs):
             total = [l for l in f if l.startswith("summary:")]
         os.unlink(out)
         counts.append(int(total[0].split()[1]))
+    return (counts[1] - counts[0]) / (2 * 20000)
+
+
+def instructions(bindir, alloc, heap, raw, runs):
+    """Instructions per order-0 pair on @heap, by callgrind."""
+    per_pair = callgrind_per_pair(bindir, alloc,
+                                  ["pair", "order=0", "heap=" + heap], runs)
     raw.write("%s\tpair\t%s\t0\tinstructions\t1\t%.1f\n" %
-              (alloc, heap, (counts[1] - counts[0]) / (2 * 20000)))
+              (alloc, heap, per_pair))
 
 
 def small_instructions(bindir, alloc, size_orders, raw, runs):
-    """Instructions per malloc+free pair of each size, counted by callgrind:
-    the difference between runs of 20000 and 40000 pairs (each does its
-    pairs twice: warm-up and one timed rep), so start-up cancels out."""
+    """Instructions per malloc+free pair of each size (8 << k), by
+    callgrind."""
     for k in size_orders:
-        counts = []
-        for iters in (20000, 40000):
-            out = "/tmp/bench-callgrind.%d" % os.getpid()
-            argv = ["valgrind", "--tool=callgrind",
-                    "--callgrind-out-file=" + out,
-                    os.path.join(bindir, "bench-" + alloc), "kpair",
-                    "order=%d" % k, "reps=1", "iters=%d" % iters]
-            r = subprocess.run(argv, capture_output=True, text=True)
-            runs.write("%s\t0\t%d\n" % (" ".join(argv), r.returncode))
-            if r.returncode:
-                sys.exit("bench: %s failed:\n%s" % (" ".join(argv), r.stderr))
-            with open(out) as f:
-                total = [l for l in f if l.startswith("summary:")]
-            os.unlink(out)
-            counts.append(int(total[0].split()[1]))
+        per_pair = callgrind_per_pair(bindir, alloc,
+                                      ["kpair", "order=%d" % k], runs)
         raw.write("%s\tkpair\tsize\t%d\tinstructions\t1\t%.1f\n" %
-                  (alloc, 8 << k, (counts[1] - counts[0]) / (2 * 20000)))
+                  (alloc, 8 << k, per_pair))
 
 
 def sh(cmd):
