@@ -72,16 +72,6 @@ struct slab {
 	 * when it let the slab go.
 	 */
 	struct slab_pcpu *owner_pc;
-	/*
-	 * The cache's stride (constant, copied from the cache; kfree()'s
-	 * fast path takes it from slab_tab.obj instead): @mask is the
-	 * stride - 1 and @shift its log2 for a power-of-two stride; ~0 and 0
-	 * otherwise, which no object's offset passes (a slab is far below
-	 * 4 GiB). @first: cache->first.
-	 */
-	uint32_t mask;
-	uint16_t first;
-	uint8_t shift;
 	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
 	unsigned long map[];
 };
