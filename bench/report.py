@@ -147,20 +147,24 @@ class Report:
 
     def threads(self):
         rows = []
+        ring = self.r.median("buddy", "threads", "crossctl2", 0, "pair_ns")
         for a in ALL:
             for order in (0, 3):
                 one = self.r.get(a, "threads", "pair1", order, "pair_ns")
                 two = self.r.get(a, "threads", "pair2", order, "pair_ns")
                 x = self.r.get(a, "threads", "cross2", order, "pair_ns")
                 base = one and one.median
+                above = x.median - ring if x and ring is not None else None
                 rows.append((self.name(a), "%d" % order, cell(one), cell(two),
                              ratio(base, two and two.median), cell(x),
-                             ratio(base, x and x.median)))
+                             ratio(base, x and x.median), ns(above)))
         return table(["allocator", "order", "1 thread, ns per pair",
                       "2 threads, ns per pair per thread",
                       "throughput per thread, 2 vs 1",
                       "2 threads, cross frees, ns per pair per thread",
-                      "throughput per thread, cross vs 1"], rows) + \
+                      "throughput per thread, cross vs 1",
+                      "cross frees less the ring alone (%s ns), ns" %
+                      ns(ring)], rows) + \
             "\n\n" + self.commands("threads")
 
     def zonelock(self):

@@ -62,13 +62,16 @@ def commands(mode):
                   "iters=%d" % p["batch_ops"]]) for a in ALLOCATORS]
     cmds += [(a, ["mixed", reps, "blocks=1024", "seed=20240607",
                   "iters=%d" % p["mixed_ops"]]) for a in ALLOCATORS]
-    # Threads: 1 and 2 at once, order 0 and 3, own pairs and cross frees.
+    # Threads: 1 and 2 at once, order 0 and 3, own pairs and cross frees;
+    # and the cross frees' ring alone, tokens and no allocator.
     for order in (0, 3):
         for n, cross in ((1, 0), (2, 0), (2, 1)):
             cmds += [(a, ["threads", "threads=%d" % n, "cross=%d" % cross,
                           "order=%d" % order, reps,
                           "iters=%d" % (p["pair_iters"] // 4)])
                      for a in ALLOCATORS]
+    cmds += [("buddy", ["threads", "threads=2", "cross=1", "control=1",
+                        "order=0", reps, "iters=%d" % (p["pair_iters"] // 4)])]
     cmds += [(a, ["zonelock", reps, "blocks=1024", "seed=20240607",
                   "iters=%d" % p["mixed_ops"]]) for a in BUDDIES]
     for pages in p["frag_pages"]:

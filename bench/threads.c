@@ -17,7 +17,10 @@
  *             array under a count and a limit, write a state byte; check
  *             the byte, push the slot back, write it again) on memory of
  *             its own page only: variant "controlN", what N threads cost
- *             on this machine when they share nothing.
+ *             on this machine when they share nothing. With control=1
+ *             and cross=1, the ring alone: tokens instead of blocks, no
+ *             allocator, variant "crossctlN", what the hand-off itself
+ *             costs.
  *   zonelock  buddyboot only: a steady state of order-0 allocations and
  *             frees at random over @blocks slots, after a warm-up of as
  *             many operations; emitted: zone-lock acquisitions per 1000
@@ -115,7 +118,8 @@ static void cross(struct tctx *t, unsigned int order)
 		unsigned long progress = made + freed;
 
 		while (in->tail != h) {
-			bench_free(in->slot[in->tail % RING], order);
+			if (!t->o->control)
+				bench_free(in->slot[in->tail % RING], order);
 			__atomic_store_n(&in->tail, in->tail + 1, __ATOMIC_RELEASE);
 			freed++;
 		}
@@ -125,8 +129,9 @@ static void cross(struct tctx *t, unsigned int order)
 
 			if (out->head - tail == RING)
 				break;
-			out->slot[out->head % RING] = must(bench_alloc(order),
-							   order);
+			out->slot[out->head % RING] = t->o->control ?
+				(void *)(uintptr_t)(made + 1) :
+				must(bench_alloc(order), order);
 			__atomic_store_n(&out->head, out->head + 1,
 					 __ATOMIC_RELEASE);
 			made++;
@@ -147,10 +152,10 @@ static void *thread_main(void *arg)
 	pthread_barrier_wait(t->start);
 	t0 = bench_now_ns();
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
-	if (t->o->control)
-		control(t);
-	else if (t->o->cross)
+	if (t->o->cross)
 		cross(t, order);
+	else if (t->o->control)
+		control(t);
 	else
 		pairs(t, order);
 	t->ns = bench_now_ns() - t0;
@@ -174,10 +179,9 @@ int bench_threads(const struct bench_opts *o)
 		bench_die("threads: threads=N (N >= 1) and order=n are needed");
 	if (o->cross && n < 2)
 		bench_die("threads: cross=1 needs two threads at least");
-	if (o->cross && o->control)
-		bench_die("threads: control=1 has no cross frees");
 	snprintf(variant, sizeof(variant), "%s%u",
-		 o->control ? "control" : o->cross ? "cross" : "pair", n);
+		 o->cross ? (o->control ? "crossctl" : "cross") :
+		 o->control ? "control" : "pair", n);
 	/* Each thread may have a core of its own, as a CPU does. */
 	bench_unpin();
 	base = bench_fresh_heap((unsigned long)n * RING * 2 << o->order);

@@ -304,10 +304,52 @@ static void check_list(struct census *c, const struct zone *zone,
 }
 
 /*
+ * The zone's depot: a sane number of batches, each of a cached order,
+ * sized as a list, holding cached blocks of that order in the zone,
+ * which count in @listed with the lists'.
+ */
+static void check_pcp_depot(struct census *c, struct zone *zone,
+			    unsigned long *listed)
+{
+	const struct pcp_depot *d = &zone->pcp_depot;
+
+	if (d->nr > PCP_DEPOT_BATCHES) {
+		problem(c, "node %d zone %s: depot holds %u batches, room for %u",
+			zone->node, zone->name, d->nr, PCP_DEPOT_BATCHES);
+		return;
+	}
+	for (unsigned int i = 0; i < d->nr; i++) {
+		const struct pcp_batch *b = &d->batch[i];
+
+		if (b->order >= NR_PCP_ORDERS || b->nr > PCP_LIST_SLOTS) {
+			problem(c, "node %d zone %s: depot batch %u: %u blocks "
+				"of order %u", zone->node, zone->name, i, b->nr,
+				b->order);
+			continue;
+		}
+		for (unsigned int k = 0; k < b->nr; k++) {
+			const struct page *page = b->slot[k];
+
+			if (!page_part(page) ||
+			    pg_state(page) != (PG_PCP | b->order) ||
+			    page_zone(page) != zone) {
+				problem(c, "node %d zone %s: depot batch %u "
+					"entry %u (%p) is not a cached block of "
+					"order %u in the zone", zone->node,
+					zone->name, i, k, (const void *)page,
+					b->order);
+				break;
+			}
+		}
+		listed[b->order] += b->nr;
+	}
+}
+
+/*
  * Each online CPU's lists of @zone: every entry a cached head of the
  * list's order in the zone whose node names it, the lengths adding up to
- * the set's count, and all lists together holding exactly the cached
- * heads the map has in the zone.
+ * the set's count, and all lists and the depot's batches together
+ * holding exactly the cached heads the map has in the zone.
  */
 static void check_pcp_lists(struct census *c, struct zone *zone,
 			    const cpumask_t *stopped)
@@ -352,6 +394,7 @@ static void check_pcp_lists(struct census *c, struct zone *zone,
 			problem(c, "CPU %u: batch %d, high %d", cpu, pcp->batch,
 				pcp->high);
 	}
+	check_pcp_depot(c, zone, listed);
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
 		unsigned long n = o < NR_PCP_ORDERS ? listed[o] : 0;
 

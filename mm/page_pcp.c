@@ -124,6 +124,121 @@ static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
 	WRITE_ONCE(pcp->lists[order].nr, n);
 }
 
+/*
+ * Under @zone's lock: leave the blocks of @pcp's list of @order above
+ * @keep in the depot as one batch. Return: false when the depot is full
+ * (nothing moved).
+ */
+static bool pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
+			  unsigned int order, unsigned int keep)
+{
+	struct pcp_depot *d = &zone->pcp_depot;
+	unsigned long n = pcp->lists[order].nr;
+	struct pcp_batch *b;
+
+	if (d->nr == PCP_DEPOT_BATCHES || n <= keep)
+		return false;
+	b = &d->batch[d->nr];
+	WRITE_ONCE(b->order, order);
+	memcpy(b->slot, &pcp->lists[order].slot[keep],
+	       (n - keep) * sizeof(b->slot[0]));
+	WRITE_ONCE(b->nr, (unsigned int)(n - keep));
+	WRITE_ONCE(d->nr, d->nr + 1);
+	WRITE_ONCE(pcp->lists[order].nr, keep);
+	return true;
+}
+
+/* Under @zone's lock: take out the depot's batch @i (its blocks are moved). */
+static void pcp_depot_remove(struct pcp_depot *d, unsigned int i)
+{
+	struct pcp_batch *last = &d->batch[d->nr - 1];
+
+	if (&d->batch[i] != last) {
+		WRITE_ONCE(d->batch[i].order, last->order);
+		memcpy(d->batch[i].slot, last->slot,
+		       last->nr * sizeof(last->slot[0]));
+		WRITE_ONCE(d->batch[i].nr, last->nr);
+	}
+	WRITE_ONCE(last->nr, 0U);
+	WRITE_ONCE(d->nr, d->nr - 1);
+}
+
+/*
+ * Under @zone's lock: fill @pcp's empty list of @order with the newest
+ * depot batch of that order that the list can hold, with one block
+ * more (the one about to be handed out). Return: whether there was one.
+ */
+static bool pcp_depot_take(struct zone *zone, struct per_cpu_pages *pcp,
+			   unsigned int order)
+{
+	struct pcp_depot *d = &zone->pcp_depot;
+
+	for (unsigned int i = d->nr; i-- > 0;) {
+		struct pcp_batch *b = &d->batch[i];
+
+		if (b->order != order || b->nr > pcp_list_max(pcp, order) + 1U)
+			continue;
+		memcpy(pcp->lists[order].slot, b->slot,
+		       b->nr * sizeof(b->slot[0]));
+		WRITE_ONCE(pcp->lists[order].nr, (unsigned long)b->nr);
+		pcp_depot_remove(d, i);
+		return true;
+	}
+	return false;
+}
+
+/* Under @zone's lock: every depot batch back to the buddy lists. */
+static void __pcp_depot_drain(struct zone *zone)
+{
+	struct pcp_depot *d = &zone->pcp_depot;
+
+	while (d->nr) {
+		struct pcp_batch *b = &d->batch[d->nr - 1];
+
+		for (unsigned int i = b->nr; i-- > 0;)
+			__free_one_page(zone, b->slot[i], b->order);
+		WRITE_ONCE(b->nr, 0U);
+		WRITE_ONCE(d->nr, d->nr - 1);
+	}
+}
+
+/* Every zone's depot back to the buddy lists. */
+static void pcp_depots_drain(void)
+{
+	struct zone *zone;
+	unsigned int id;
+
+	for_each_pcp_zone(zone, id) {
+		if (!READ_ONCE(zone->pcp_depot.nr))
+			continue;
+		zone_lock(zone);
+		__pcp_depot_drain(zone);
+		zone_unlock(zone);
+	}
+}
+
+/*
+ * Pages (@order < 0) or blocks of @order in @zone's depot: a snapshot,
+ * exact while no CPU moves a batch.
+ */
+static unsigned long pcp_depot_count(const struct zone *zone, int order)
+{
+	const struct pcp_depot *d = &zone->pcp_depot;
+	unsigned int nr = MIN(READ_ONCE(d->nr), (unsigned int)PCP_DEPOT_BATCHES);
+	unsigned long n = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned int o = READ_ONCE(d->batch[i].order);
+		unsigned long blocks = READ_ONCE(d->batch[i].nr);
+
+		if (order < 0)
+			n += blocks << o;
+		else if (o == (unsigned int)order)
+			n += blocks;
+	}
+	return n;
+}
+
 static unsigned long pcp_pages_of(const struct per_cpu_pages *pcp)
 {
 	unsigned long pages = 0;
@@ -230,6 +345,11 @@ static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 	if (big > MAX_PAGE_ORDER)
 		big = MAX_PAGE_ORDER;
 	zone_lock(zone);
+	/* A batch another CPU left: no split, and its merge never happened. */
+	if (zone->pcp_depot.nr && pcp_depot_take(zone, pcp, order)) {
+		zone_unlock(zone);
+		return pcp_pop(pcp, order);
+	}
 	first = big > order && !free_below(zone, order, big) ?
 		__rmqueue(zone, big) : NULL;
 	if (first) {
@@ -276,6 +396,7 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct per_cpu_pages *pcp = this_zone_pcp(zone);
 	unsigned long n;
+	unsigned int keep;
 
 	if (smp_request_pending())
 		smp_request_poll();
@@ -290,9 +411,14 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 			zone_unlock(zone);
 			return;
 		}
-		/* At least one block, a batch's worth when the list has it. */
-		__pcp_drain(zone, pcp, order, n - MIN(n, MAX((unsigned long)
-					pcp->batch >> order, 1UL)));
+		/*
+		 * At least one block, a batch's worth when the list has it:
+		 * to the depot, for the next CPU that runs dry, or to the
+		 * buddy lists when the depot is full.
+		 */
+		keep = n - MIN(n, MAX((unsigned long)pcp->batch >> order, 1UL));
+		if (!pcp_depot_put(zone, pcp, order, keep))
+			__pcp_drain(zone, pcp, order, keep);
 		zone_unlock(zone);
 		n = pcp->lists[order].nr;
 	}
@@ -416,6 +542,7 @@ void drain_all_pages(void)
 	 */
 	pcp_cpus_with_pages(&cpus);
 	cpumask_clear(&missed);
+	pcp_depots_drain();
 	if (!smp_request_cpus(&cpus, pcp_drain_cpu, NULL, &missed))
 		return;
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
@@ -446,6 +573,9 @@ unsigned long pcp_count_pages(const struct zone *only)
 		for_each_pcp_zone(zone, id)
 			if (!only || zone == only)
 				pages += pcp_pages_of(zone_pcp(zone, cpu));
+	for_each_pcp_zone(zone, id)
+		if (!only || zone == only)
+			pages += pcp_depot_count(zone, -1);
 	return pages;
 }
 
@@ -458,6 +588,8 @@ unsigned long pcp_count_blocks(unsigned int order)
 	for_each_online_cpu(cpu)
 		for_each_pcp_zone(zone, id)
 			n += READ_ONCE(zone_pcp(zone, cpu)->lists[order].nr);
+	for_each_pcp_zone(zone, id)
+		n += pcp_depot_count(zone, (int)order);
 	return n;
 }
 
@@ -480,6 +612,16 @@ void show_pcp_lists(void)
 				printk(" %lu", READ_ONCE(pcp->lists[o].nr));
 			printk("\n");
 		}
+	}
+	for_each_pcp_zone(zone, id) {
+		if (!READ_ONCE(zone->pcp_depot.nr))
+			continue;
+		printk("Depot: Node %d, zone %8s: batches: %u, pages: %lu; "
+		       "blocks by order:", zone->node, zone->name,
+		       READ_ONCE(zone->pcp_depot.nr), pcp_depot_count(zone, -1));
+		for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
+			printk(" %lu", pcp_depot_count(zone, (int)o));
+		printk("\n");
 	}
 }
 
@@ -514,6 +656,8 @@ static void apply_tunables(bool print)
 		cpumask_set_cpu(cpu, &all);
 	if (smp_request_cpus(&all, pcp_retune_cpu, NULL, NULL))
 		pr_warn("pcp: some CPUs keep their old batch and high\n");
+	/* Batches of the old size, or nothing cached at all: to the buddy. */
+	pcp_depots_drain();
 }
 
 /* tunables_lock is held across requests: waiters answer theirs. */

@@ -33,9 +33,9 @@ DEFINE_PER_CPU(struct slab_pcpu, slab_pcpu);
 
 /* kfree()'s fast path reads the header's second line only (slab_fast.h). */
 _Static_assert(__builtin_offsetof(struct slab, owner_pc) == 64 &&
-	       __builtin_offsetof(struct slab, map) == 80,
-	       "struct slab: owner_pc, the stride and the first bitmap words "
-	       "share the header's second 64 bytes");
+	       __builtin_offsetof(struct slab, map) == 72,
+	       "struct slab: owner_pc and the first bitmap words share the "
+	       "header's second 64 bytes");
 
 struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
 /* Every cache; slab_caches_lock. Made empty by kmem_cache_init(). */
@@ -257,9 +257,6 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 		return NULL;
 	s = page_address(page);
 	s->cache = cache;
-	s->mask = (uint32_t)cache->mask;
-	s->shift = (uint8_t)cache->shift;
-	s->first = (uint16_t)cache->first;
 	s->collected = 0;
 	s->owner = -1;
 	atomic_long_set(&s->sc, sc_make(SLAB_ACTIVE, 0, 0));
@@ -894,8 +891,7 @@ static bool cache_layout(struct kmem_cache *cache)
 	if (best_lost)
 		cache_layout_order(cache, best);
 	cache->shift = is_power_of_2(stride) ? (unsigned int)__builtin_ctz(stride) : 0;
-	/* Odd strides fail kfree()'s fast test and take the general way. */
-	cache->mask = cache->shift ? stride - 1 : ~0UL;
+	/* Odd strides (shift 0) take kfree()'s general way: slab_obj_entry(). */
 	/* idx = off * recip >> (24 + l), exact for off < 2^24 (slabs <= 16 MiB). */
 	while ((1U << l) < stride)
 		l++;

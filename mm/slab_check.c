@@ -93,8 +93,7 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 			"order %u", (void *)s, cache->order);
 		return;
 	}
-	if (!slab_header_ok(s) || s->cache != cache || s->mask != (uint32_t)cache->mask ||
-	    s->shift != cache->shift || s->first != cache->first) {
+	if (!slab_header_ok(s) || s->cache != cache) {
 		problem(cache, "slab %p: header does not describe it", (void *)s);
 		return;
 	}

@@ -1,12 +1,17 @@
 /*
- * slab_large.c - kmalloc() above KMALLOC_MAX_CACHE_SIZE: whole blocks from
- * alloc_pages() (whose small orders come from this CPU's page cache), and
- * a mark in slab_tab on each block's first unit (SLAB_TAB_LARGE | order),
- * so that kfree() knows the block is a large kmalloc and refuses one that
- * alloc_pages() handed to someone else, an interior pointer, or a second
- * free. No lock: the allocating CPU owns the unit's byte until the block
- * is handed out; kfree() clears it with a compare-and-swap, so of two
- * racing frees of one block exactly one frees it.
+ * slab_large.c - kmalloc() above KMALLOC_MAX_CACHE_SIZE: whole pages from
+ * the page allocator (whose small orders come from this CPU's page cache),
+ * and a mark in slab_tab on the first unit (SLAB_TAB_LARGE | order, the
+ * order of the block the pages came from), so that kfree() knows the
+ * pages are a large kmalloc and refuses pages that alloc_pages() handed
+ * to someone else, an interior pointer, or a second free. A size that is
+ * not a power of two of pages takes only the pages it needs
+ * (alloc_pages_exact(): 9 pages for 36 KiB, not 16), and the run's
+ * length in pages goes in the unit's slab_tab.obj entry; without that
+ * array (the table in chunks), the whole block. No lock: the allocating
+ * CPU owns the unit's byte and entry until the pages are handed out;
+ * kfree() clears the byte with a compare-and-swap, so of two racing frees
+ * exactly one frees them.
  */
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -28,10 +33,19 @@ static void large_pages_add(long n)
 	WRITE_ONCE(*v, *v + n);
 }
 
+/* @t's unit's index in slab_tab.obj. */
+static unsigned long tab_unit(const uint8_t *t)
+{
+	return (unsigned long)(t - slab_tab.tab);
+}
+
 void *kmalloc_large(size_t size, gfp_t gfp)
 {
 	int order = get_order(size);
+	unsigned long unit_pages, nr;
 	struct page *page;
+	bool exact;
+	void *p;
 	uint8_t *t;
 
 	if (order > MAX_PAGE_ORDER) {
@@ -45,18 +59,42 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 	/* A block owns its table unit alone: at least one unit long. */
 	if ((unsigned int)order < slab_tab.min_order)
 		order = (int)slab_tab.min_order;
-	page = alloc_pages(gfp | __GFP_NOWARN, (unsigned int)order);
-	if (!page) {
+	/* A run: whole units, so that no other block shares its last one. */
+	unit_pages = 1UL << slab_tab.min_order;
+	nr = ((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	nr = (nr + unit_pages - 1) & ~(unit_pages - 1);
+	exact = slab_tab.obj && nr < (1UL << order);
+	for (int pass = 0; pass < 2; pass++) {
+		gfp_t g = pass ? gfp : gfp | __GFP_NOWARN;
+
 		/* Exhausted: give back the empty slabs (slab_alloc_slow()), retry. */
-		kmem_cache_shrink_all();
-		page = alloc_pages(gfp, (unsigned int)order);
+		if (pass)
+			kmem_cache_shrink_all();
+		if (exact) {
+			p = alloc_pages_exact(nr << PAGE_SHIFT, g);
+			page = p ? virt_to_page(p) : NULL;
+		} else {
+			page = alloc_pages(g, (unsigned int)order);
+		}
+		if (page)
+			break;
 	}
 	if (!page)
 		return NULL;
 	t = slab_tab_entry(page_to_phys(page));
+	if (slab_tab.obj)
+		WRITE_ONCE(slab_tab.obj[tab_unit(t)], (uint16_t)(exact ? nr : 0));
 	WRITE_ONCE(*t, (uint8_t)(SLAB_TAB_LARGE | order));
-	large_pages_add(1L << order);
+	large_pages_add(exact ? (long)nr : 1L << order);
 	return page_address(page);
+}
+
+/* The pages of the large kmalloc whose first unit's byte is @t, value @v. */
+static unsigned long large_pages_of(const uint8_t *t, uint8_t v)
+{
+	unsigned long nr = slab_tab.obj ? READ_ONCE(slab_tab.obj[tab_unit(t)]) : 0;
+
+	return nr ? nr : 1UL << (v & ~SLAB_TAB_LARGE);
 }
 
 /* The table byte of the large block starting at @p, or NULL. */
@@ -103,20 +141,28 @@ int kfree_large(const void *p)
 {
 	uint8_t v, *t = large_entry(p, &v);
 	unsigned int order;
+	unsigned long nr;
 
 	if (!t || !tab_clear_if(t, v))
 		return 0;
+	/* Ours alone now: the byte is clear, the pages not yet given back. */
 	order = v & ~SLAB_TAB_LARGE;
-	large_pages_add(-(1L << order));
-	__free_pages(virt_to_page(p), order);
+	nr = large_pages_of(t, v);
+	large_pages_add(-(long)nr);
+	if (nr == 1UL << order) {
+		__free_pages(virt_to_page(p), order);
+		return 1;
+	}
+	WRITE_ONCE(slab_tab.obj[tab_unit(t)], (uint16_t)0);
+	free_pages_exact((void *)p, nr << PAGE_SHIFT);
 	return 1;
 }
 
 size_t ksize_large(const void *p)
 {
-	uint8_t v;
+	uint8_t v, *t = large_entry(p, &v);
 
-	return large_entry(p, &v) ? PAGE_SIZE << (v & ~SLAB_TAB_LARGE) : 0;
+	return t ? large_pages_of(t, v) << PAGE_SHIFT : 0;
 }
 
 /* A CPU goes away: keep its count. */

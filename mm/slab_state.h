@@ -80,10 +80,9 @@ enum slab_state {
 };
 
 struct kmem_cache {
-	/* Constant once made; kfree()'s fast path reads the first line. */
+	/* Constant once made (slab_obj_entry() gives shift and first to kfree()). */
 	unsigned int shift;		/* log2(size) when a power of two, else 0 */
 	unsigned int first;		/* the first object's index (after the header) */
-	unsigned long mask;		/* size - 1 when a power of two, else ~0 */
 	unsigned int slot;		/* index into each CPU's slab_pcpu.c[] */
 	unsigned int size;		/* the stride between objects */
 	unsigned int object_size;	/* what the user asked for */

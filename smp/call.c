@@ -58,8 +58,13 @@ static DEFINE_PER_CPU(struct request_box, request_box);
 
 uint64_t smp_request_timeout_ns = SMP_REQUEST_TIMEOUT_NS;
 
-/* smp_on_request_posted()'s function: release store, acquire load. */
-static void (*request_posted_fn)(unsigned int cpu);
+/*
+ * smp_on_request_posted()'s functions: filled in order, each slot once,
+ * by a compare-and-swap from NULL (release); read with acquire, up to
+ * the first NULL.
+ */
+#define MAX_REQUEST_POSTED_FNS	4
+static void (*request_posted_fns[MAX_REQUEST_POSTED_FNS])(unsigned int cpu);
 
 /* Run @s's request for CPU @cpu if it is still posted: one runner only. */
 static bool run_slot(struct request_slot *s, unsigned int cpu)
@@ -143,8 +148,6 @@ static void post(unsigned int cpu, unsigned int me, smp_request_fn fn,
 		 void *arg)
 {
 	struct request_slot *s = &per_cpu_ptr(&request_box, cpu)->slot[me];
-	void (*posted_fn)(unsigned int cpu);
-
 	if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) != SLOT_FREE)
 		panic("smp: cpu %u sends cpu %u a request while its previous "
 		      "one is outstanding", me, cpu);
@@ -161,14 +164,30 @@ static void post(unsigned int cpu, unsigned int me, smp_request_fn fn,
 	 */
 	__atomic_fetch_add(per_cpu_ptr(&smp_requests_pending, cpu), 1,
 			   __ATOMIC_ACQ_REL);
-	posted_fn = __atomic_load_n(&request_posted_fn, __ATOMIC_ACQUIRE);
-	if (posted_fn)
+	for (unsigned int i = 0; i < MAX_REQUEST_POSTED_FNS; i++) {
+		void (*posted_fn)(unsigned int cpu) =
+			__atomic_load_n(&request_posted_fns[i], __ATOMIC_ACQUIRE);
+
+		if (!posted_fn)
+			break;
 		posted_fn(cpu);
+	}
 }
 
 void smp_on_request_posted(void (*fn)(unsigned int cpu))
 {
-	__atomic_store_n(&request_posted_fn, fn, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < MAX_REQUEST_POSTED_FNS; i++) {
+		void (*seen)(unsigned int cpu) = NULL;
+
+		/* Release: what @fn reads is set up before it can be run. */
+		if (__atomic_compare_exchange_n(&request_posted_fns[i], &seen, fn,
+						false, __ATOMIC_RELEASE,
+						__ATOMIC_ACQUIRE) ||
+		    seen == fn)
+			return;
+	}
+	panic("smp: more than %u functions for smp_on_request_posted()",
+	      MAX_REQUEST_POSTED_FNS);
 }
 
 /* Withdraw a request nobody claimed: true if it was still posted. */

@@ -66,6 +66,35 @@ struct deferred_run {
 struct per_cpu_pages;
 struct pglist_data;
 
+/*
+ * Blocks a per-CPU list can hold: @high is at most this many pages. Each
+ * CPU has a set for every possible zone (mm/page_pcp.h), so this stays
+ * small.
+ */
+#define PCP_LIST_SLOTS	64
+
+/*
+ * The depot: whole batches of cached blocks on their way between CPUs
+ * (mm/page_pcp.c). A CPU whose list is full leaves its top batch here
+ * instead of merging it into the buddy lists, and a CPU whose list is
+ * empty takes a batch of its order from here before it splits a block:
+ * a block freed on one CPU reaches an allocation on another without a
+ * merge and a split. Its blocks stay cached (PG_PCP), counted, checked
+ * and drained (drain_all_pages()) with the lists' blocks.
+ */
+#define PCP_DEPOT_BATCHES	4
+
+struct pcp_batch {
+	unsigned int order;
+	unsigned int nr;		/* blocks in slot[] */
+	struct page *slot[PCP_LIST_SLOTS];
+};
+
+struct pcp_depot {
+	unsigned int nr;		/* batches in use: batch[0..nr) */
+	struct pcp_batch batch[PCP_DEPOT_BATCHES];
+};
+
 struct zone {
 	/* Written by the hand-off, read-only afterwards. */
 	struct pglist_data *zone_pgdat;
@@ -85,9 +114,9 @@ struct zone {
 	 * The zone lock. Under it: free_area[] (lists and nr_free, which
 	 * nr_free_pages() reads without it: WRITE_ONCE), the deferred runs
 	 * (deferred[], nr_runs, nr_deferred; the table itself is set up by
-	 * the hand-off), the FREE and TAIL bytes of free blocks in the zone,
-	 * contiguous allocations' head bytes while they are made or freed,
-	 * and @lock_count.
+	 * the hand-off), the depot, the FREE and TAIL bytes of free blocks
+	 * in the zone, contiguous allocations' head bytes while they are
+	 * made or freed, and @lock_count.
 	 */
 	spinlock_t lock __aligned(64);
 	unsigned long lock_count;	/* acquisitions, for the benchmark */
@@ -96,6 +125,8 @@ struct zone {
 	unsigned long max_runs;		/* room for runs */
 	unsigned long nr_deferred;	/* blocks in all runs */
 	struct free_area free_area[NR_PAGE_ORDERS];
+	/* The depot's counts are also read without the lock: WRITE_ONCE. */
+	struct pcp_depot pcp_depot;
 };
 
 /* The zones an allocation may use, in order, ending with NULL. */

@@ -92,6 +92,17 @@ unsigned long get_zeroed_page(gfp_t gfp);
 void free_pages(unsigned long addr, unsigned int order);
 
 /*
+ * alloc_pages_exact - @size bytes of whole pages, page aligned, holding
+ * only the pages @size needs: the block of get_order(@size) is cut into
+ * aligned blocks and those past the run are given back (mm/page_exact.c).
+ * NULL for 0 bytes or no memory. free_pages_exact - give such a run back,
+ * with the same @size; a size or pointer that does not match a run is
+ * refused, as __free_pages() refuses, and changes nothing.
+ */
+void *alloc_pages_exact(size_t size, gfp_t gfp);
+void free_pages_exact(void *virt, size_t size);
+
+/*
  * Why a free was refused. Each is a distinct negative errno; a refused
  * free is reported on the console as
  *   "error: refused free of pfn 0x1234 order 3: double free"

@@ -48,11 +48,7 @@
 /* Orders 0..PAGE_ALLOC_COSTLY_ORDER are cached (or fewer, on a small top). */
 #define NR_PCP_ORDERS	(MIN(PAGE_ALLOC_COSTLY_ORDER, MAX_PAGE_ORDER) + 1)
 
-/*
- * Blocks a list can hold: @high is at most this many pages. Each CPU has
- * a set for every possible zone (mm/page_pcp.h), so this stays small.
- */
-#define PCP_LIST_SLOTS	64
+/* PCP_LIST_SLOTS, the blocks a list can hold: <mm/mmzone.h>. */
 
 /* A CPU's per-CPU pageset of one zone: see mm/page_pcp.h. */
 struct per_cpu_pages {

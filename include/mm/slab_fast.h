@@ -72,16 +72,6 @@ struct slab {
 	 * when it let the slab go.
 	 */
 	struct slab_pcpu *owner_pc;
-	/*
-	 * The cache's stride (constant, copied from the cache; kfree()'s
-	 * fast path takes it from slab_tab.obj instead): @mask is the
-	 * stride - 1 and @shift its log2 for a power-of-two stride; ~0 and 0
-	 * otherwise, which no object's offset passes (a slab is far below
-	 * 4 GiB). @first: cache->first.
-	 */
-	uint32_t mask;
-	uint16_t first;
-	uint8_t shift;
 	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
 	unsigned long map[];
 };
@@ -134,12 +124,15 @@ DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);
  * general way). Made once by kmem_cache_init(): @units and @n are
  * published last, with release.
  *
- * @obj, beside @tab (the fast path only; n units of two bytes, 0.05% of
+ * @obj, beside @tab (read by kfree()'s fast path; n units of two bytes, 0.05% of
  * RAM with 4 KiB pages): for a unit of a slab whose stride is 2^s
  * (3 <= s <= 15) and whose first object is f < 4095, SLAB_OBJ(s, f);
  * for any other slab SLAB_OBJ_NONE, whose first object no offset in a
  * slab reaches (a slab is at most 64 pages, 4 MiB: off >> 15 < 128), so
- * kfree() goes the general way; 0 where no slab is (the byte says so
+ * kfree() goes the general way; on the first unit of a large kmalloc
+ * run that is not a power of two of pages, its length in pages (the
+ * byte, SLAB_TAB_LARGE, sends kfree() the general way before it is
+ * used: mm/slab_large.c); 0 where no slab is (the byte says so
  * too; a 0 read for a slab can only be stale, and see below). kfree() loads it beside the table byte, so
  * the header is not on the path to the object's bit: written (plain)
  * before the table byte's release store, and read only as far as the
@@ -155,7 +148,7 @@ DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);
 #define SLAB_TAB_SLAB(log2_bytes)	((uint8_t)(64 - (log2_bytes)))
 struct slab_tab {
 	uint8_t *tab;
-	uint16_t *obj;			/* per unit of @tab: SLAB_OBJ() or 0 */
+	uint16_t *obj;			/* per unit of @tab: SLAB_OBJ(), a run length, 0 */
 	/*
 	 * @lo's virtual address: RAM's map is linear, and @lo is aligned to
 	 * SLAB_MAX_SIZE, so an address's offset from @vlo is its physical

@@ -150,7 +150,9 @@ void smp_request_poll(void);
  * reads smp_requests_pending with a read-modify-write (acquire and
  * release), so that either it sees the request or the closing comes
  * after its opening. @fn runs on the sender, must not wait or send, and may touch
- * only that gate. One function (the last given); NULL: none.
+ * only that gate. Each function given runs, in the order given; giving
+ * one again (as every CPU that sets up its gate does) adds nothing. Up to
+ * four; a fifth panics. None can be taken away.
  */
 void smp_on_request_posted(void (*fn)(unsigned int cpu));
 

@@ -9,7 +9,8 @@
  *                              pattern of its own, none handed out twice;
  *                              all freed, and the free counts,
  *                              page_alloc_check() and slab_check() back
- *   slab_large_and_zero        large kmalloc, kzalloc, krealloc, kcalloc
+ *   slab_large_and_zero        large kmalloc (3 pages take 3), kzalloc,
+ *                              krealloc, kcalloc
  *   slab_refusals              double free, interior pointer, wrong cache,
  *                              pointers kmalloc never returned: each
  *                              refused, nothing changed
@@ -146,6 +147,21 @@ SELFTEST(slab_large_and_zero, STAGE_SLAB)
 			ksize(p) == PAGE_SIZE << get_order(KMALLOC_MAX_CACHE_SIZE + 1),
 			"large kmalloc %p", (void *)p);
 	kfree(p);
+	/*
+	 * Three pages' worth takes three pages (where a block would hold
+	 * four): wherever the table has page units and its length array.
+	 */
+	if (MAX_PAGE_ORDER >= 2 && 3 * PAGE_SIZE > KMALLOC_MAX_CACHE_SIZE &&
+	    slab_tab.obj && !slab_tab.min_order) {
+		unsigned long free_before = nr_free_pages();
+
+		p = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+		SELFTEST_EXPECT(p && ksize(p) == 3 * PAGE_SIZE &&
+				nr_free_pages() == free_before - 3,
+				"kmalloc of 3 pages: ksize %zu, %lu pages taken",
+				p ? ksize(p) : 0, free_before - nr_free_pages());
+		kfree(p);
+	}
 	p = kmalloc(100, GFP_KERNEL);
 	SELFTEST_EXPECT(p && ksize(p) == 128, "kmalloc(100)");
 	for (int i = 0; i < 128; i++)

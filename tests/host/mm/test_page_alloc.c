@@ -2,7 +2,8 @@
  * test_page_alloc.c - the buddy allocator and the hand-off on the host:
  * split and merge at every order including MAX_PAGE_ORDER, exhaustion,
  * banks that are unaligned, far apart, above 4 GiB or at PFN 0, and the
- * boundaries of the seed patches. Built at the default MAX_PAGE_ORDER and
+ * boundaries of the seed patches, and runs of pages that are not a power
+ * of two (alloc_pages_exact()). Built at the default MAX_PAGE_ORDER and
  * at 15.
  */
 #include <stdlib.h>
@@ -183,6 +184,58 @@ static bool gfp_zero_and_addresses(void)
 	z = (unsigned char *)get_zeroed_page(0);
 	EXPECT(z && z[0] == 0 && z[PAGE_SIZE - 1] == 0, "zeroed page");
 	free_pages(0, 3);	/* Linux: a no-op */
+	EXPECT_SOUND();
+	return true;
+}
+
+/*
+ * alloc_pages_exact(): a run holds the pages its size needs and no more,
+ * whatever its length; free_pages_exact() gives them all back; a size
+ * that does not match the run's pieces is refused and frees nothing.
+ */
+static bool exact_runs_hold_only_their_pages(void)
+{
+	static const unsigned long lengths[] = { 1, 2, 3, 5, 7, 9, 12, 31, 33,
+						 100, 255, 257, 1000 };
+	unsigned long free_before;
+	unsigned char *a;
+
+	if (!std_machine(2))
+		return false;
+	free_before = nr_free_pages();
+	for (unsigned int k = 0; k < ARRAY_SIZE(lengths); k++) {
+		unsigned long nr = lengths[k];
+		size_t size = nr * PAGE_SIZE - (nr > 1 ? 100 : 0);
+
+		if (nr > TOP_PAGES)
+			continue;
+		a = alloc_pages_exact(size, 0);
+		EXPECT(a && !((uintptr_t)a & (PAGE_SIZE - 1)), "%lu pages", nr);
+		EXPECT(nr_free_pages() == free_before - nr, "%lu pages: %lu "
+		       "free, %lu expected", nr, nr_free_pages(),
+		       free_before - nr);
+		memset(a, 0x5a, nr * PAGE_SIZE);
+		EXPECT_SOUND();
+		free_pages_exact(a, size);
+		EXPECT(nr_free_pages() == free_before, "%lu pages: not all back",
+		       nr);
+	}
+	/* A 9-page run freed as 10 pages: the second piece is no 2-page block. */
+	a = alloc_pages_exact(9 * PAGE_SIZE, 0);
+	EXPECT(a, "9 pages");
+	console_clear();
+	free_pages_exact(a, 10 * PAGE_SIZE);
+	EXPECT(console_says("refused free") &&
+	       nr_free_pages() == free_before - 9, "a wrong size freed pages");
+	free_pages_exact(a, 9 * PAGE_SIZE);
+	EXPECT(nr_free_pages() == free_before, "not all back");
+	console_clear();
+	free_pages_exact(a, 9 * PAGE_SIZE);	/* twice */
+	EXPECT(console_says("double free") && nr_free_pages() == free_before,
+	       "a second free went through");
+	EXPECT(!alloc_pages_exact(0, 0), "0 bytes");
+	EXPECT(!alloc_pages_exact((TOP_PAGES << 1) * PAGE_SIZE, __GFP_NOWARN),
+	       "above the top order");
 	EXPECT_SOUND();
 	return true;
 }
@@ -580,6 +633,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(seed_order_mask_covers_every_order),
 	HOST_TEST(seed_slab_order_search_reaches_top),
 	HOST_TEST(gfp_zero_and_addresses),
+	HOST_TEST(exact_runs_hold_only_their_pages),
 	HOST_TEST(handoff_pfn0),
 	HOST_TEST(handoff_one_page_banks),
 	HOST_TEST(handoff_banks_holes_above_4g),

@@ -16,6 +16,11 @@
  *                       another CPU, is refused as a double free and
  *                       changes nothing.
  *   checker_sees_pcp    page_alloc_check() notices broken per-CPU lists.
+ *   depot_hands_batches_on  a CPU that frees more than its list holds
+ *                       leaves whole batches in the zone's depot (still
+ *                       cached: counted, checked, a second free refused),
+ *                       a CPU with an empty list takes one, and
+ *                       drain_all_pages() empties the depot.
  *   busy_cpu_keeps_its_pages  a CPU busy with no poll point and not away
  *                       keeps its cached pages: an exhaustion gets all the
  *                       others after a bounded wait and names it.
@@ -483,6 +488,106 @@ static bool double_free_cached(void)
 }
 
 /*
+ * The depot. A worker CPU takes more order-0 blocks than a list holds
+ * and hands them here; this CPU frees them all, so its full list leaves
+ * batches in the depot. A second worker, whose list is empty, gets its
+ * block from the newest batch.
+ */
+struct depot_worker {
+	struct page **pages;
+	unsigned long n;
+};
+
+static void *depot_take_many(void *arg)
+{
+	struct depot_worker *d = arg;
+
+	for (unsigned long i = 0; i < d->n; i++)
+		d->pages[i] = alloc_pages(0, 0);
+	return NULL;
+}
+
+static void *depot_take_one(void *arg)
+{
+	struct depot_worker *d = arg;
+
+	d->pages[0] = alloc_pages(0, 0);
+	return NULL;
+}
+
+static bool depot_hands_batches_on(void)
+{
+	struct depot_worker many, one;
+	struct page *newest[PCP_LIST_SLOTS], *got = NULL;
+	unsigned long nr_newest, cached;
+	struct pcp_depot *d;
+	struct owners own;
+	unsigned int batches;
+	pthread_t t;
+	char why[96];
+
+	if (!smp_machine(&own))
+		return false;
+	many.n = 4UL * (unsigned long)pcp_high();
+	many.pages = calloc(many.n, sizeof(*many.pages));
+	EXPECT(many.pages && pcp_batch() > 1, "batch %d", pcp_batch());
+	EXPECT(!pthread_create(&t, NULL, depot_take_many, &many), "thread");
+	smp_join(t);
+	for (unsigned long i = 0; i < many.n; i++) {
+		EXPECT(many.pages[i], "block %lu of %lu", i, many.n);
+		EXPECT(owners_claim(&own, many.pages[i], 0), "block %lu", i);
+		EXPECT(owners_release(&own, many.pages[i], 0), "block %lu", i);
+		__free_pages(many.pages[i], 0);
+	}
+	d = &page_zone(many.pages[0])->pcp_depot;
+	batches = d->nr;
+	EXPECT(batches > 0, "no batch in the depot after %lu frees, high %d",
+	       many.n, pcp_high());
+	/* Still cached: counted as free, sound, a second free refused. */
+	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
+	       nr_free_pages(), managed);
+	cached = pcp_count_pages(NULL);
+	EXPECT(cached >= (unsigned long)d->batch[0].nr, "%lu cached pages",
+	       cached);
+	console_clear();
+	show_pcp_lists();
+	EXPECT(console_says("Depot: Node 0, zone"), "show_pcp_lists() does "
+	       "not show the depot");
+	EXPECT_SOUND();
+	snprintf(why, sizeof(why), "double free (free block of order 0, in a "
+		 "per-CPU list)");
+	if (!refused_cached(d->batch[batches - 1].slot[0], 0, why))
+		return false;
+	/* A CPU with an empty list: its block comes from the newest batch. */
+	nr_newest = d->batch[batches - 1].nr;
+	memcpy(newest, d->batch[batches - 1].slot, nr_newest * sizeof(newest[0]));
+	one.n = 1;
+	one.pages = &got;
+	EXPECT(!pthread_create(&t, NULL, depot_take_one, &one), "thread");
+	smp_join(t);
+	EXPECT(d->nr == batches - 1, "%u batches after a refill, %u expected",
+	       d->nr, batches - 1);
+	EXPECT(got && got == newest[nr_newest - 1], "the block is not the "
+	       "newest batch's top one");
+	__free_pages(got, 0);
+	/* The checker reads the depot: a bad entry is named. */
+	if (d->nr) {
+		struct page *keep = d->batch[0].slot[0];
+
+		keep->state = PG_FREE | 0;
+		console_clear();
+		EXPECT(page_alloc_check() > 0 && console_says("depot batch 0 "
+		       "entry 0"), "a depot entry not cached");
+		keep->state = PG_PCP | 0;
+	}
+	EXPECT_SOUND();
+	drain_all_pages();
+	EXPECT(d->nr == 0, "%u batches after drain_all_pages()", d->nr);
+	free(many.pages);
+	return all_back(&own);
+}
+
+/*
  * A CPU that holds cached pages and then neither allocates nor is away
  * (busy in a loop with no poll point) cannot be drained: the exhaustion
  * gets every page but those, after the bounded wait, and says so; the
@@ -590,6 +695,7 @@ int main(void)
 	static const struct host_test tests[] = {
 		HOST_TEST(double_free_cached),
 		HOST_TEST(checker_sees_pcp),
+		HOST_TEST(depot_hands_batches_on),
 		HOST_TEST(busy_cpu_keeps_its_pages),
 		HOST_TEST(exhaust_one_1_holder),
 		HOST_TEST(exhaust_one_3_holders),

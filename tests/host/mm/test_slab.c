@@ -105,13 +105,24 @@ static bool large_blocks(void)
 	EXPECT(p && ((uintptr_t)p & (PAGE_SIZE - 1)) == 0, "page aligned %p", p);
 	EXPECT(ksize(p) == PAGE_SIZE << get_order(KMALLOC_MAX_CACHE_SIZE + 1),
 	       "ksize %zu", ksize(p));
+	/* Three pages hold three pages, not an order-2 block's four. */
 	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
-	EXPECT(ksize(q) == 4 * PAGE_SIZE, "order 2: ksize %zu", ksize(q));
-	fill(q, 4 * PAGE_SIZE);
-	EXPECT(slab_nr_large_pages() == (1UL << get_order(KMALLOC_MAX_CACHE_SIZE + 1)) + 4,
+	EXPECT(ksize(q) == 3 * PAGE_SIZE, "3 pages: ksize %zu", ksize(q));
+	fill(q, 3 * PAGE_SIZE);
+	EXPECT(slab_nr_large_pages() == (1UL << get_order(KMALLOC_MAX_CACHE_SIZE + 1)) + 3,
 	       "%lu large pages", slab_nr_large_pages());
+	EXPECT(nr_free_pages() == before - slab_nr_pages(), "%lu free pages, "
+	       "%lu before, %lu taken", nr_free_pages(), before, slab_nr_pages());
+	/* The run's second piece is no kmalloc: refused, nothing freed. */
+	console_clear();
+	kfree((char *)q + 2 * PAGE_SIZE);
+	EXPECT(console_says("kfree: refused") && ksize(q) == 3 * PAGE_SIZE,
+	       "a pointer to the run's last page");
 	kfree(p);
 	kfree(q);
+	console_clear();
+	kfree(q);
+	EXPECT(console_says("kfree: refused"), "a second free of the run");
 	EXPECT(kmalloc(KMALLOC_MAX_SIZE + 1, __GFP_NOWARN) == NULL, "too large");
 	EXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR, "kmalloc(0)");
 	kfree(ZERO_SIZE_PTR);
@@ -180,7 +191,7 @@ static bool zeroing_and_realloc(void)
 	for (int i = 0; i < 200; i++)
 		EXPECT(p[i] == 7, "byte %d not kept", i);
 	p = krealloc(p, 3 * PAGE_SIZE, GFP_KERNEL);
-	EXPECT(p && ksize(p) == 4 * PAGE_SIZE && p[199] == 7, "grown to pages");
+	EXPECT(p && ksize(p) == 3 * PAGE_SIZE && p[199] == 7, "grown to pages");
 	EXPECT(krealloc(p, 0, GFP_KERNEL) == NULL, "krealloc to 0 frees");
 	p = krealloc(NULL, 10, GFP_KERNEL);
 	EXPECT(p && ksize(p) == 16, "krealloc(NULL)");

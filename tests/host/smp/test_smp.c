@@ -15,6 +15,9 @@
  *     each request run exactly once and never beside its CPU's own work;
  *     a CPU that neither polls nor is away is named and given up after
  *     the timeout; stopped CPUs do not move until resumed
+ *   request-posted hooks: each given function runs once per request
+ *     posted, in the order given, one given twice runs once; a fifth
+ *     distinct one panics
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -567,6 +570,106 @@ static bool stopped_cpus_stay_still(void)
 	return true;
 }
 
+/*
+ * smp_on_request_posted(): the hooks run on the sender, once per request
+ * posted to another CPU, in the order given. Only the test's own hooks
+ * are given (this suite links no allocator): the registry is empty
+ * before, and the panic of a fifth runs in a child.
+ */
+static unsigned int posted_calls[2], posted_cpu[2], posted_seq;	/* sender's */
+static bool posted_worker_go, posted_worker_stop;			/* atomics */
+
+static void posted_first(unsigned int cpu)
+{
+	posted_calls[0]++;
+	posted_cpu[0] = cpu;
+	posted_seq = posted_seq * 10 + 1;
+}
+
+static void posted_second(unsigned int cpu)
+{
+	posted_calls[1]++;
+	posted_cpu[1] = cpu;
+	posted_seq = posted_seq * 10 + 2;
+}
+
+static void posted_third(unsigned int cpu)
+{
+	(void)cpu;
+}
+
+static void posted_fourth(unsigned int cpu)
+{
+	(void)cpu;
+}
+
+static void posted_fifth(unsigned int cpu)
+{
+	(void)cpu;
+}
+
+static unsigned int posted_worker_cpu;
+
+/* A CPU that is away: its requests run on the sender. */
+static void *posted_worker(void *arg)
+{
+	(void)arg;
+	posted_worker_cpu = smp_processor_id();
+	smp_cpu_away();
+	__atomic_store_n(&posted_worker_go, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&posted_worker_stop, __ATOMIC_ACQUIRE))
+		usleep(100);
+	smp_cpu_back();
+	return NULL;
+}
+
+static void five_posted_hooks(void)
+{
+	smp_on_request_posted(posted_first);
+	smp_on_request_posted(posted_second);
+	smp_on_request_posted(posted_third);
+	smp_on_request_posted(posted_fourth);
+	smp_on_request_posted(posted_fifth);
+}
+
+static bool request_posted_hooks_run_in_order(void)
+{
+	cpumask_t one;
+	pthread_t t;
+	unsigned int n;
+
+	EXPECT_CHILD_PANIC(five_posted_hooks, "more than 4 functions for "
+			   "smp_on_request_posted()");
+	smp_on_request_posted(posted_first);
+	smp_on_request_posted(posted_second);
+	smp_on_request_posted(posted_first);	/* again: nothing added */
+	__atomic_store_n(&posted_worker_go, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&posted_worker_stop, false, __ATOMIC_RELAXED);
+	EXPECT(!pthread_create(&t, NULL, posted_worker, NULL), "thread");
+	while (!__atomic_load_n(&posted_worker_go, __ATOMIC_ACQUIRE))
+		usleep(100);
+	cpumask_clear(&one);
+	cpumask_set_cpu(posted_worker_cpu, &one);
+	n = smp_request_cpus(&one, add_to_owned, (void *)0, NULL);
+	/* This CPU alone: posted to nobody, so no hook runs. */
+	cpumask_clear(&one);
+	cpumask_set_cpu(smp_processor_id(), &one);
+	n += smp_request_cpus(&one, add_to_owned, (void *)0, NULL);
+	__atomic_store_n(&posted_worker_stop, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	EXPECT(n == 0, "%u CPUs did not answer", n);
+	EXPECT(posted_calls[0] == 1 && posted_calls[1] == 1,
+	       "hooks ran %u and %u times, once each expected",
+	       posted_calls[0], posted_calls[1]);
+	EXPECT(posted_seq == 12, "hooks ran in the order %u, 12 expected",
+	       posted_seq);
+	EXPECT(posted_cpu[0] == posted_worker_cpu &&
+	       posted_cpu[1] == posted_worker_cpu,
+	       "hooks were given cpus %u and %u, cpu %u expected",
+	       posted_cpu[0], posted_cpu[1], posted_worker_cpu);
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(spinlock_counts_exactly),
 	HOST_TEST(atomics_count_exactly),
@@ -577,6 +680,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(requests_run_once_everywhere),
 	HOST_TEST(unanswered_request_times_out),
 	HOST_TEST(stopped_cpus_stay_still),
+	HOST_TEST(request_posted_hooks_run_in_order),
 };
 
 int main(void)

@@ -1,0 +1,95 @@
+/*
+ * page_exact.c - alloc_pages_exact() and free_pages_exact(), with Linux's
+ * names and meanings: a run of whole pages whose length is not a power of
+ * two. The block of the next order up is cut into naturally aligned
+ * blocks, the binary digits of the run's length, and the blocks past the
+ * run go back at once: a 36 KiB run holds 9 pages (8 + 1), not 16.
+ *
+ * The cut writes head bytes only (PG_ALLOC | order) into pages that were
+ * TAIL of a block this caller holds alone: no lock is needed, and a merge
+ * elsewhere that reads one of them sees an allocated head or a tail,
+ * never a free one. Every piece gets its head before any is freed, so at
+ * each step the map describes whole allocated blocks.
+ */
+#include <lib/printk.h>
+#include <mm/mm.h>
+#include "page_state.h"
+
+/*
+ * The order of the piece at page @i of a run being cut, which ends at
+ * page @end: as large as @i's alignment and the room left allow.
+ */
+static unsigned int piece_order(unsigned long i, unsigned long end)
+{
+	unsigned int o = 63U - (unsigned int)__builtin_clzl(end - i);
+
+	if (i && (unsigned int)__builtin_ctzl(i) < o)
+		o = (unsigned int)__builtin_ctzl(i);
+	return o;
+}
+
+void *alloc_pages_exact(size_t size, gfp_t gfp)
+{
+	unsigned long nr = (size + PAGE_SIZE - 1) >> PAGE_SHIFT, end, i;
+	unsigned int order, o;
+	struct page *page;
+
+	if (!size)
+		return NULL;
+	order = (unsigned int)get_order(size);
+	page = alloc_pages(gfp, order);	/* refuses an order too large */
+	if (!page)
+		return NULL;
+	end = 1UL << order;
+	if (nr == end)
+		return page_address(page);
+	for (i = 0; i < end; i += 1UL << o) {
+		o = piece_order(i, i < nr ? nr : end);
+		set_pg_state(page + i, PG_ALLOC | o);
+	}
+	for (i = nr; i < end; i += 1UL << o) {
+		o = piece_order(i, end);
+		__free_pages(page + i, o);
+	}
+	return page_address(page);
+}
+
+void free_pages_exact(void *virt, size_t size)
+{
+	unsigned long nr = (size + PAGE_SIZE - 1) >> PAGE_SHIFT, pfn, i;
+	struct page *page;
+	unsigned int o;
+
+	if (!virt || !nr)
+		return;
+	page = virt_to_page(virt);
+	if (!page || ((uintptr_t)virt & (PAGE_SIZE - 1))) {
+		/* free_pages() says why: out of range or misaligned. */
+		free_pages((unsigned long)virt, piece_order(0, nr));
+		return;
+	}
+	/*
+	 * Every piece is checked before any is freed, each found by its pfn
+	 * (a size too large may run past the block, even past memory): a
+	 * wrong size or a pointer that is no such run changes nothing, and
+	 * the first bad piece is refused, with the reason, by the page
+	 * allocator's own checks.
+	 */
+	pfn = page_to_pfn(page);
+	for (i = 0; i < nr; i += 1UL << o) {
+		struct page *piece = pfn_to_page(pfn + i);
+
+		o = piece_order(i, nr);
+		if (!piece || pg_state(piece) != (PG_ALLOC | o)) {
+			if (piece)
+				free_pages_checked(piece, o);
+			else
+				free_pages((unsigned long)virt + (i << PAGE_SHIFT), o);
+			return;
+		}
+	}
+	for (i = 0; i < nr; i += 1UL << o) {
+		o = piece_order(i, nr);
+		__free_pages(pfn_to_page(pfn + i), o);
+	}
+}
