@@ -2,8 +2,9 @@
 #
 #= MEM=<size>        guest memory (default per target below; 128M-2G)
 #= SMP=<n>           CPUs (default 1)
-#= EXPECT_CPUS=<n>   CPUs the guest must report online (default SMP); the
-#=                   runner fails a boot whose 'smp: N of M CPUs online' differs
+#= EXPECT_CPUS=<n>   CPUs the guest must report online (default SMP, at
+#=                   most NR_CPUS); the runner fails a boot whose
+#=                   'smp: N of M CPUs online' differs
 #= EXPECT_NUMA="..." the NUMA topology the guest must report where no -numa
 #=                   option gives it (a -dtb of its own): nodes, memory, CPUs
 #=                   and distances in -numa's words (tests/runner/numa_expect.py)
@@ -38,7 +39,13 @@ QEMU_DEFAULT_MEM = $(shell m=$(QEMU_ORDER_MEM_MIB); min=$(QEMU_MIN_MEM_MIB); \
 
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1
-EXPECT_CPUS	?= $(SMP)
+# The CPUs the guest must bring online: the machine's (less any its board
+# file says never come online, BOARD_USABLE_CPUS), at most NR_CPUS: the
+# kernel keeps the rest parked and says so in one line.
+USABLE_CPUS	= $(or $(BOARD_USABLE_CPUS),$(SMP))
+EXPECT_CPUS	?= $(shell u='$(USABLE_CPUS)' n='$(NR_CPUS)'; \
+		     if expr "$$u" : '[0-9][0-9]*$$' >/dev/null; \
+		     then echo $$((u < n ? u : n)); else echo "$$u"; fi)
 EXPECT_NUMA	?=
 QEMU_EXTRA	?=
 TIMEOUT		?= $(QEMU_TIMEOUT)

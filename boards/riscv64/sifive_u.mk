@@ -21,7 +21,7 @@ BOARD_EARLYCON	:= sifive,0x10010000
 BOARD_LINK_ADDRESS := 0x80200000
 # The FU540's 5 harts; hart 0 never comes online (no S-mode).
 SMP		?= 5
-EXPECT_CPUS	?= $(shell echo $$(($(SMP) - 1)))
+BOARD_USABLE_CPUS = $(shell echo $$(($(SMP) - 1)))
 BOARD_DTB	= $(BUILD_ROOT)/boards/riscv64-sifive_u-$(MEM)-smp$(SMP).dtb
 BOARD_QEMU_ARGS	= -M sifive_u -dtb $(BOARD_DTB) \
 		  -semihosting-config enable=on,target=native

@@ -5,7 +5,9 @@
 #   - an impossible geometry fails with a sentence saying why;
 #   - the old name (MAX_ + ORDER) does not compile;
 #   - make refuses a MAX_PAGE_ORDER that is not a decimal number, with a
-#     sentence (010 would otherwise be read as octal by the compiler).
+#     sentence (010 would otherwise be read as octal by the compiler);
+#   - make's defaults: the guest memory, and the CPUs a boot must bring
+#     online (never more than NR_CPUS).
 # Run from anywhere; exit status 0 iff every case passed.
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
@@ -166,6 +168,25 @@ for arch in $ARCHES; do
 		default_mem "$arch" "$ps" "$(page_shift "$ps")"
 	done
 done
+# expect_cpus NAME WANT VARIABLES...: the CPUs `make run` expects online
+# (mk/qemu.mk): the machine's usable ones, at most NR_CPUS, for the
+# kernel keeps the CPUs beyond NR_CPUS parked
+expect_cpus() {
+	name=$1 want=$2
+	shift 2
+	got=$(make -s --no-print-directory "$@" print-qemu 2>>"$tmp/log" |
+		sed -n 's/^EXPECT_CPUS=//p')
+	echo "$*: want EXPECT_CPUS=$want, make print-qemu gives $got" >"$tmp/log"
+	if [ "$got" = "$want" ]; then
+		result ok "$name"
+	else
+		result fail "$name"
+	fi
+}
+expect_cpus expect_cpus_smp 4 SMP=4
+expect_cpus expect_cpus_beyond_nr_cpus 2 SMP=4 NR_CPUS=2
+expect_cpus expect_cpus_board_beyond_nr_cpus 2 ARCH=riscv64 BOARD=sifive_u NR_CPUS=2
+expect_cpus expect_cpus_given 3 SMP=4 NR_CPUS=2 EXPECT_CPUS=3
 # Every variable a makefile lets the user set (NAME ?= ...) is in make help.
 make -s --no-print-directory help >"$tmp/help" 2>&1
 : >"$tmp/log"
