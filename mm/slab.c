@@ -674,20 +674,14 @@ static struct slab *cpu_partial_next(struct kmem_cache *cache,
 	return NULL;
 }
 
-static __attribute__((noinline)) void *
-slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
+/* slab_alloc_slow()'s work, while this CPU is marked busy. */
+static void *slab_alloc_busy(struct kmem_cache *cache, gfp_t gfp,
+			     struct slab_pcpu *pc, struct kmem_cache_cpu *c,
+			     unsigned int cpu)
 {
-	struct slab_pcpu *pc;
-	struct kmem_cache_cpu *c;
-	unsigned int cpu;
 	struct slab *s;
 	void *obj;
 
-	kmem_cache_init();
-	slab_poll();
-	pc = this_cpu_ptr(&slab_pcpu);
-	c = &pc->c[cache->slot];
-	cpu = smp_processor_id();
 	for (;;) {
 		s = cpu_slab(c);
 		if (s) {
@@ -702,10 +696,9 @@ slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
 			s = slab_new(cache, gfp);
 		/*
 		 * The page allocator is exhausted: give back every empty slab
-		 * this CPU and the caches hold (spares, this CPU's own), then
-		 * try once more. Other CPUs' empty slabs stay theirs.
+		 * (spares, this CPU's own, other CPUs'), then try once more.
 		 */
-		if (!s && kmem_cache_shrink_all() > 0) {
+		if (!s && slab_shrink_everywhere() > 0) {
 			s = slab_take_shared(cache);
 			if (!s)
 				s = slab_new(cache, gfp);
@@ -724,6 +717,25 @@ take:
 		if (obj)
 			return obj;
 	}
+}
+
+static __attribute__((noinline)) void *
+slab_alloc_slow(struct kmem_cache *cache, gfp_t gfp)
+{
+	struct slab_pcpu *pc;
+	struct kmem_cache_cpu *c;
+	unsigned int cpu;
+	void *obj;
+
+	kmem_cache_init();
+	slab_poll();
+	pc = this_cpu_ptr(&slab_pcpu);
+	c = &pc->c[cache->slot];
+	cpu = smp_processor_id();
+	WRITE_ONCE(pc->busy, pc->busy + 1);
+	obj = slab_alloc_busy(cache, gfp, pc, c, cpu);
+	WRITE_ONCE(pc->busy, pc->busy - 1);
+	return obj;
 }
 
 static __always_inline void *slab_alloc(struct kmem_cache *cache, gfp_t gfp)
@@ -1091,19 +1103,18 @@ static unsigned int cache_deactivate_all(struct kmem_cache *cache)
 	return smp_request_cpus(&all, cache_deactivate_request, cache, NULL);
 }
 
-int kmem_cache_shrink(struct kmem_cache *cache)
+/*
+ * The empty slabs, current and partial, that CPU @pc holds of @cache back
+ * to the page allocator: run by that CPU, or for it while it is away.
+ * Each slab leaves the CPU's state before it is freed (a poll point), so
+ * the state is whole at every poll point. Return: how many.
+ */
+static int cpu_shrink_cache(struct slab_pcpu *pc, struct kmem_cache *cache)
 {
-	struct slab_pcpu *pc;
-	struct kmem_cache_cpu *c;
-	struct slab_list *pos;
-	unsigned long n;
-	struct slab *s;
+	struct kmem_cache_cpu *c = &pc->c[cache->slot];
+	struct slab *s = cpu_slab(c);
 	int freed = 0;
 
-	kmem_cache_init();
-	pc = this_cpu_ptr(&slab_pcpu);
-	c = &pc->c[cache->slot];
-	s = cpu_slab(c);
 	if (s) {
 		slab_collect_remote(s);
 		if (slab_empty(s)) {
@@ -1124,6 +1135,62 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 			freed++;
 		}
 	}
+	return freed;
+}
+
+/*
+ * A request: CPU @cpu gives back the empty slabs it holds of every cache
+ * (adding their number to *@arg), unless it is inside slab_alloc_slow(),
+ * whose state a poll point there may find half changed: then it keeps
+ * them. A slot's cache is its slabs' own (slab->cache).
+ */
+static void cpu_shrink_request(unsigned int cpu, void *arg)
+{
+	struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, cpu);
+	unsigned long freed = 0;
+
+	if (READ_ONCE(pc->busy))
+		return;
+	for (unsigned int slot = 0; slot < SLAB_MAX_CACHES; slot++) {
+		struct slab *s = cpu_slab(&pc->c[slot]);
+
+		for (int i = 0; !s && i < SLAB_CPU_PARTIAL; i++)
+			s = pc->partial[slot][i];
+		if (s)
+			freed += (unsigned long)cpu_shrink_cache(pc, s->cache);
+	}
+	__atomic_fetch_add((unsigned long *)arg, freed, __ATOMIC_RELAXED);
+}
+
+/*
+ * The page allocator is exhausted: every empty slab anywhere back to it.
+ * This CPU's and the caches' (kmem_cache_shrink_all()), then every other
+ * online CPU's, each by a request (one that does not answer in time, or
+ * is inside its own slow path, keeps its own). Return: slabs given back.
+ */
+unsigned long slab_shrink_everywhere(void)
+{
+	unsigned long freed = (unsigned long)kmem_cache_shrink_all();
+	unsigned int me = smp_processor_id(), cpu;
+	cpumask_t others;
+
+	cpumask_clear(&others);
+	for_each_online_cpu(cpu)
+		if (cpu != me)
+			cpumask_set_cpu(cpu, &others);
+	smp_request_cpus(&others, cpu_shrink_request, &freed, NULL);
+	return __atomic_load_n(&freed, __ATOMIC_RELAXED);
+}
+
+int kmem_cache_shrink(struct kmem_cache *cache)
+{
+	struct slab_list *pos;
+	unsigned long n;
+	struct slab *s;
+	int freed;
+
+	kmem_cache_init();
+	freed = cpu_shrink_cache(this_cpu_ptr(&slab_pcpu), cache);
 	/*
 	 * The spare, then each partial slab no CPU is taking, one at a time
 	 * from the list's tail (a slab still in use goes back at its head),

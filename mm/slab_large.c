@@ -67,9 +67,9 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 	for (int pass = 0; pass < 2; pass++) {
 		gfp_t g = pass ? gfp : gfp | __GFP_NOWARN;
 
-		/* Exhausted: give back the empty slabs (slab_alloc_slow()), retry. */
+		/* Exhausted: give back the empty slabs everywhere, retry. */
 		if (pass)
-			kmem_cache_shrink_all();
+			slab_shrink_everywhere();
 		if (exact) {
 			p = alloc_pages_exact(nr << PAGE_SHIFT, g);
 			page = p ? virt_to_page(p) : NULL;

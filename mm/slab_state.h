@@ -263,6 +263,11 @@ void slab_debug_on_free(struct kmem_cache *cache, void *obj);
 int slab_debug_check_slab(struct slab *s);
 
 /* slab_large.c: kmalloc above KMALLOC_MAX_CACHE_SIZE. */
+/*
+ * The page allocator is exhausted: every empty slab, this CPU's, the
+ * caches' and (by requests) other CPUs', back to it. Return: how many.
+ */
+unsigned long slab_shrink_everywhere(void);
 void *kmalloc_large(size_t size, gfp_t gfp);
 /* 1: freed; 0: not a large kmalloc block (nothing done). */
 int kfree_large(const void *p);

@@ -100,6 +100,13 @@ struct slab_pcpu {
 	struct slab *partial[SLAB_MAX_CACHES][SLAB_CPU_PARTIAL];
 	/* Pages in large kmalloc blocks this CPU took minus those it freed. */
 	long large_pages;
+	/*
+	 * Depth of this CPU's slab_alloc_slow(), which may reach a poll
+	 * point (in the page allocator) with this state half changed: a
+	 * request to give back empty slabs leaves the CPU alone meanwhile.
+	 * Written by this CPU only.
+	 */
+	unsigned int busy;
 };
 
 DECLARE_PER_CPU(struct slab_pcpu, slab_pcpu);

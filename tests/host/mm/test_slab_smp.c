@@ -19,6 +19,9 @@
  *   check_while_churning slab_check() and show_slabinfo() over and over
  *                        while 6 threads churn: each holds the others
  *                        still and finds nothing wrong
+ *   others_empty_slabs_on_exhaustion  a CPU that made and freed objects
+ *                        keeps empty slabs; while it waits away, this CPU
+ *                        exhausts memory, which takes them back
  * Each ends with every object freed, kmem_cache_shrink_all(), and the
  * free page count, page_alloc_check() and slab_check() as before.
  */
@@ -294,11 +297,90 @@ static bool check_while_churning(void)
 	return drain_and_check(before);
 }
 
+/*
+ * Exhaustion takes back the empty slabs other CPUs hold. The holder
+ * makes and frees enough kmalloc-64 objects to keep empty slabs (its
+ * current one and partial ones), then waits away; this CPU takes page-
+ * sized objects until there is no memory, and the holder has none left.
+ */
+static unsigned int holder_cpu;
+static bool holder_ready, holder_go;	/* atomics */
+
+static void *hold_empty_slabs(void *arg)
+{
+	static void *p[4096];
+
+	(void)arg;
+	for (unsigned int i = 0; i < 4096; i++)
+		CHECK((p[i] = kmalloc(64, GFP_KERNEL)) != NULL);
+	for (unsigned int i = 0; i < 4096; i++)
+		kfree(p[i]);
+	holder_cpu = smp_processor_id();
+	smp_cpu_away();
+	__atomic_store_n(&holder_ready, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&holder_go, __ATOMIC_ACQUIRE))
+		usleep(100);
+	smp_cpu_back();
+	return NULL;
+}
+
+/* The slabs @pc holds of kmalloc-64: current and partial. */
+static unsigned int slabs_held(struct slab_pcpu *pc)
+{
+	unsigned int slot = kmalloc_caches[6 - KMALLOC_SHIFT_LOW].slot, n = 0;
+
+	n += pc->c[slot].word != NULL;
+	for (int i = 0; i < SLAB_CPU_PARTIAL; i++)
+		n += pc->partial[slot][i] != NULL;
+	return n;
+}
+
+static bool others_empty_slabs_on_exhaustion(void)
+{
+	unsigned long before, n = 0;
+	void *head = NULL, *p;
+	struct slab_pcpu *pc;
+	unsigned int held;
+	pthread_t t;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = NULL;
+	__atomic_store_n(&holder_ready, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&holder_go, false, __ATOMIC_RELAXED);
+	EXPECT(!pthread_create(&t, NULL, hold_empty_slabs, NULL), "thread");
+	while (!__atomic_load_n(&holder_ready, __ATOMIC_ACQUIRE))
+		usleep(100);
+	EXPECT(!failed, "the holder failed at line %d", failed);
+	pc = per_cpu_ptr(&slab_pcpu, holder_cpu);
+	held = slabs_held(pc);
+	EXPECT(held > 1, "the holder keeps %u slabs", held);
+	while ((p = kmalloc(KMALLOC_MAX_CACHE_SIZE, __GFP_NOWARN))) {
+		*(void **)p = head;
+		head = p;
+		n++;
+	}
+	held = slabs_held(pc);
+	while (head) {
+		p = head;
+		head = *(void **)p;
+		kfree(p);
+	}
+	__atomic_store_n(&holder_go, true, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	EXPECT(n > 0, "no object at all");
+	EXPECT(held == 0, "the waiting CPU kept %u slabs through exhaustion",
+	       held);
+	return drain_and_check(before);
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(cross_cpu_churn),
 	HOST_TEST(threads_come_and_go),
 	HOST_TEST(producer_consumer),
 	HOST_TEST(check_while_churning),
+	HOST_TEST(others_empty_slabs_on_exhaustion),
 };
 
 int main(void)
