@@ -18,13 +18,17 @@ static inline void bench_free(void *blk, unsigned int order)
 	__free_pages(blk, order);
 }
 
-/* Small objects: kmalloc() and kfree(), as a kernel calls them. */
-static inline void *bench_malloc(size_t size)
+/*
+ * Small objects: kmalloc() and kfree(), as a kernel calls them: inline,
+ * as <mm/slab.h> makes them (without always_inline GCC may put the
+ * adapter, not the allocator, out of line and add a call).
+ */
+static inline __attribute__((always_inline)) void *bench_malloc(size_t size)
 {
 	return kmalloc(size, GFP_KERNEL);
 }
 
-static inline void bench_mfree(void *p)
+static inline __attribute__((always_inline)) void bench_mfree(void *p)
 {
 	kfree(p);
 }

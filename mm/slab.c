@@ -23,6 +23,7 @@
  * one of those two jobs.
  */
 #include <arch/memory.h>
+#include <lib/bitops.h>
 #include <lib/printk.h>
 #include <lib/string.h>
 #include <mm/mm.h>
@@ -306,7 +307,7 @@ unsigned int slab_inuse(struct slab *s)
 	unsigned int free = 0;
 
 	for (unsigned int w = 0; w < cache->map_words; w++)
-		free += (unsigned int)__builtin_popcountl(READ_ONCE(*slab_lmap(s, w)));
+		free += hweight_long(READ_ONCE(*slab_lmap(s, w)));
 	return slab_capacity(cache) - free;
 }
 
@@ -382,8 +383,8 @@ int slab_collect_remote(struct slab *s)
 		if (unlikely(r & old))
 			slab_report_raced_free(s, w, r & old);
 		WRITE_ONCE(*lw, old | fresh);
-		s->collected += (unsigned int)__builtin_popcountl(r);
-		got += __builtin_popcountl(fresh);
+		s->collected += hweight_long(r);
+		got += hweight_long(fresh);
 	}
 	return got;
 }
@@ -1026,7 +1027,7 @@ static unsigned long slab_objects_in_use(struct slab *s)
 	unsigned long free = 0;
 
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
-		free += (unsigned long)__builtin_popcountl(
+		free += hweight_long(
 			(READ_ONCE(*slab_lmap(s, w)) |
 			 __atomic_load_n(slab_rword(s, w), __ATOMIC_RELAXED)) &
 			slab_word_mask(s->cache, w));

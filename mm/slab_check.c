@@ -6,6 +6,7 @@
  * page_alloc_check() does): they may run while other CPUs allocate.
  */
 #include <stdarg.h>
+#include <lib/bitops.h>
 #include <lib/printk.h>
 #include "slab_state.h"
 
@@ -111,8 +112,8 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 		if (m & r)
 			problem(cache, "slab %p word %u: objects both free and "
 				"freed remotely (%#lx)", (void *)s, w, m & r);
-		free += (unsigned long)__builtin_popcountl(m & mask);
-		remote += (unsigned long)__builtin_popcountl(r & mask);
+		free += hweight_long(m & mask);
+		remote += hweight_long(r & mask);
 	}
 	if (((atomic_long_read(&s->sc) & ((1L << 28) - 1)) - s->collected) %
 	    (1L << 28) != (long)remote)
@@ -268,7 +269,7 @@ void show_slabinfo(void)
 			struct slab *s = slab_entry(q, all);
 
 			for (unsigned int w = 0; w < cache->map_words; w++)
-				n -= (unsigned long)__builtin_popcountl(
+				n -= hweight_long(
 					READ_ONCE(*slab_lmap(s, w)) |
 					__atomic_load_n(slab_rword(s, w),
 							__ATOMIC_RELAXED));
