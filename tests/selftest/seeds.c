@@ -16,7 +16,9 @@
  *                           MAX_PAGE_ORDER finds it, and refuses beyond
  *   seed_fill_fallback      dm-crypt (010): alloc_pages_fill() starts at
  *                           MAX_PAGE_ORDER, and falls back order by order
- *                           when every top-order block is taken
+ *                           when every top-order block is taken; it
+ *                           succeeds or refuses (-ENOMEM, -ENOSPC) as the
+ *                           free counts predict
  */
 #include <arch/memory.h>
 #include <lib/errno.h>
@@ -172,6 +174,38 @@ static bool fill_is_sound(const struct page_fill *fill, bool top_allowed)
 	return true;
 }
 
+/*
+ * What alloc_pages_fill(@want pages, MAX_PAGE_ORDER) into @max_blocks slots
+ * must answer from the free counts @c (every CPU's cache drained): 0,
+ * -ENOMEM or -ENOSPC. Largest first, the order only going down: at order
+ * o it takes as many blocks as the free pages in blocks of order >= o,
+ * less what it already took (all of it from such blocks), and what is
+ * left to fill allow. Whichever runs out first, memory or slots, decides
+ * the refusal: a fragmented remainder can need more blocks than slots
+ * before its pages run out.
+ */
+static int fill_predict(const struct buddy_counts *c, unsigned long want,
+			unsigned int max_blocks)
+{
+	unsigned long taken = 0, blocks = 0;
+
+	for (int o = MAX_PAGE_ORDER; o >= 0 && want; o--) {
+		unsigned long avail = 0, n;
+
+		for (unsigned int j = (unsigned int)o; j <= MAX_PAGE_ORDER; j++)
+			avail += c->blocks[j] << j;
+		n = MIN((avail - taken) >> o, want >> o);
+		if (blocks + n > max_blocks)
+			return -ENOSPC;
+		blocks += n;
+		taken += n << o;
+		want -= n << o;
+	}
+	if (!want)
+		return 0;
+	return blocks == max_blocks ? -ENOSPC : -ENOMEM;
+}
+
 SELFTEST(seed_fill_fallback, STAGE_BUDDY + 1)
 {
 	struct page_fill fill = { fill_blocks, ARRAY_SIZE(fill_blocks), 0, 0 };
@@ -179,7 +213,7 @@ SELFTEST(seed_fill_fallback, STAGE_BUDDY + 1)
 	struct buddy_counts before, holding;
 	struct page *page;
 	bool ok;
-	int err;
+	int err, want;
 
 	buddy_counts_take(&before);
 	if (!before.blocks[MAX_PAGE_ORDER])
@@ -199,21 +233,24 @@ SELFTEST(seed_fill_fallback, STAGE_BUDDY + 1)
 	       (page = alloc_pages(GFP_KERNEL, MAX_PAGE_ORDER)))
 		chain_push(&held, page_address(page));
 	buddy_counts_take(&holding);
+	want = fill_predict(&holding, MAX_BLOCK_PAGES, fill.max_blocks);
 	err = alloc_pages_fill(GFP_KERNEL, TOP_BYTES, MAX_PAGE_ORDER, &fill);
-	if (!err) {
+	if (err != want) {
+		ok = selftest_fail(__FILE__, __LINE__, "alloc_pages_fill "
+				   "answered %d with %lu pages free, not %d",
+				   err, holding.nr_free, want);
+		if (!err)
+			free_pages_fill(&fill);
+	} else if (!err) {
 		printk("# seed_fill_fallback: %u blocks, from order %u, with "
 		       "%lu top-order blocks held\n", fill.nr_blocks,
 		       fill_blocks[0].order, held.count);
 		ok = fill_is_sound(&fill, false);
 		free_pages_fill(&fill);
-	} else if (err == -ENOMEM && holding.nr_free < MAX_BLOCK_PAGES) {
-		/* Refusing is right only without enough memory left. */
-		printk("# seed_fill_fallback: refused, only %lu pages left\n",
-		       holding.nr_free);
 	} else {
-		ok = selftest_fail(__FILE__, __LINE__, "alloc_pages_fill "
-				   "refused (%d) with %lu pages free", err,
-				   holding.nr_free);
+		/* Refusing is right only when memory or slots run out. */
+		printk("# seed_fill_fallback: refused (%d) as predicted, "
+		       "%lu pages left\n", err, holding.nr_free);
 	}
 	ok = buddy_restored(&holding, "after the fallback fill") && ok;
 	chain_free(&held, MAX_PAGE_ORDER);
