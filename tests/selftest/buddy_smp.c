@@ -12,8 +12,8 @@
  *                           refused, all at once: together they get
  *                           exactly what the free counts predicted (cached
  *                           blocks included), at every order;
- *                           the boot CPU first holds all but
- *                           EXHAUST_TOP_BLOCKS top-order blocks
+ *                           the boot CPU first holds larger blocks until
+ *                           about exhaust_budget() pages are left
  *
  * On one CPU they run the same way, with one CPU.
  */
@@ -231,36 +231,60 @@ static void exhaust_free(void *arg)
 }
 
 /*
- * Top-order blocks left free for the CPUs to exhaust together. The boot
- * CPU holds the rest first: what is measured is the race for the last
- * pages (refills, drains, the retry), and its cost stays small when
- * 8 emulated CPUs share 2 host cores and every zone-lock hand-off may wait
- * for one.
+ * Pages left free for the CPUs to exhaust together at @order: the boot
+ * CPU holds the rest first, in blocks larger than @order, largest first.
+ * What is measured is the race for the last pages (refills, drains, the
+ * retry), and its cost must stay small when 8 emulated CPUs share 2 host
+ * cores and every zone-lock hand-off may wait for one: 2 GiB of 64 KiB
+ * pages is 32768 order-0 blocks, minutes under TCG, where these are
+ * seconds. Nothing of @order or below is held, and the budget leaves room
+ * for EXHAUST_TOP_BLOCKS blocks of @order.
  */
-#define EXHAUST_TOP_BLOCKS	2
+#define EXHAUST_PAGES		2048UL
+#define EXHAUST_TOP_BLOCKS	2UL
+
+static unsigned long exhaust_budget(unsigned int order)
+{
+	return MAX(EXHAUST_PAGES, EXHAUST_TOP_BLOCKS << order);
+}
+
+/* Hold blocks above @order until about exhaust_budget(@order) are free. */
+static unsigned long exhaust_hold(unsigned int order,
+				  struct block_chain held[NR_PAGE_ORDERS])
+{
+	unsigned long budget = exhaust_budget(order), pages = 0;
+	void *b;
+
+	for (unsigned int k = MAX_PAGE_ORDER; k > order; k--) {
+		while (nr_free_pages() >= budget + (1UL << k) &&
+		       (b = (void *)__get_free_pages(__GFP_NOWARN, k))) {
+			chain_push(&held[k], b);
+			pages += 1UL << k;
+		}
+	}
+	return pages;
+}
 
 static bool exhaust_order(unsigned int order)
 {
 	struct buddy_counts all, before;
-	struct block_chain held = { 0 };
-	unsigned long want, sum = 0;
+	struct block_chain held[NR_PAGE_ORDERS] = { 0 };
+	unsigned long want, sum = 0, held_pages;
 	unsigned int cpu;
-	void *b;
 
 	buddy_counts_take(&all);
-	while (nr_free_blocks(MAX_PAGE_ORDER) > EXHAUST_TOP_BLOCKS &&
-	       (b = (void *)__get_free_pages(__GFP_NOWARN, MAX_PAGE_ORDER)))
-		chain_push(&held, b);
+	held_pages = exhaust_hold(order, held);
 	buddy_counts_take(&before);
 	want = buddy_counts_predict(&before, order);
 	on_each_cpu(exhaust_take, &order, true);
 	for_each_online_cpu(cpu)
 		sum += got[cpu];
 	ktap_diag("order %u: %u CPUs took %lu blocks together, %lu predicted "
-		  "(%lu top-order blocks held back)", order, num_online_cpus(),
-		  sum, want, held.count);
+		  "(%lu pages held back)", order, num_online_cpus(), sum, want,
+		  held_pages);
 	on_each_cpu(exhaust_free, &order, true);
-	chain_free(&held, MAX_PAGE_ORDER);
+	for (unsigned int k = order + 1; k <= MAX_PAGE_ORDER; k++)
+		chain_free(&held[k], k);
 	SELFTEST_EXPECT(!atomic_read(&failed), "order %u: %s", order, why);
 	SELFTEST_EXPECT(sum == want, "order %u: %lu blocks, the free counts "
 			"predicted %lu", order, sum, want);
