@@ -57,9 +57,24 @@ BOOTS		+= direct
 check_boot	= $(if $(filter $(BOOT),$(BOOTS)),,$(error BOOT=$(BOOT) is \
 		  not a boot path; choose one of: $(BOOTS)))
 
+# A board that says where its RAM starts (BOARD_RAM_BASE) has its image
+# loaded at BOARD_LINK_ADDRESS: MEM must reach past that, or QEMU loads
+# the image outside RAM without a word and the guest hangs silently.
+# MEM in MiB (QEMU's K, M, G suffixes; a plain number is MiB), or empty.
+mem_mib		= $(shell m='$(MEM)'; n=$${m%[kKmMgG]}; u=$$(echo "$$m" | tr -d 0-9); \
+		    expr "$$n" : '[0-9][0-9]*$$' >/dev/null && case "$$u" in \
+		    (g|G) echo $$((n * 1024));; (k|K) echo $$((n / 1024));; \
+		    (*) echo "$$n";; esac)
+image_mib	= $(shell echo $$((($(BOARD_LINK_ADDRESS) - $(BOARD_RAM_BASE)) >> 20)))
+check_mem	= $(if $(and $(BOARD_RAM_BASE),$(filter direct,$(BOOT)),$(mem_mib)),\
+		  $(if $(shell [ $(mem_mib) -gt $(image_mib) ] && echo ok),,\
+		  $(error MEM=$(MEM) ends before the image: $(BOARD) links it \
+		  at $(BOARD_LINK_ADDRESS), $(image_mib) MiB into RAM at \
+		  $(BOARD_RAM_BASE); give more than $(image_mib) MiB)))
+
 # -nic none: no network card nobody uses, nor its boot ROM (iPXE on x86),
 # on every target alike (unless the arch already says so).
-QEMU_CMD	= $(check_boot)$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
+QEMU_CMD	= $(check_boot)$(strip $(check_mem))$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 		  -nographic -no-reboot -monitor none -serial stdio \
 		  $(if $(findstring -nic none,$(QEMU_MACHINE_ARGS)),,-nic none) \
 		  $(QEMU_KERNEL_ARGS) $(QEMU_EXTRA)

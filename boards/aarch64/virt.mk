@@ -9,4 +9,6 @@ BOARD_QEMU_ARGS	:= -M virt
 # Image, and, for an ELF -kernel, high enough that QEMU puts the DTB below
 # the image at the start of RAM (at +0x80000 there would be no DTB).
 BOARD_LINK_ADDRESS := 0x40200000
+# Where RAM starts: make refuses a MEM that ends before the image would.
+BOARD_RAM_BASE	:= 0x40000000
 BOARD_EARLYCON	:= pl011,0x09000000

@@ -187,6 +187,17 @@ expect_cpus expect_cpus_smp 4 SMP=4
 expect_cpus expect_cpus_beyond_nr_cpus 2 SMP=4 NR_CPUS=2
 expect_cpus expect_cpus_board_beyond_nr_cpus 2 ARCH=riscv64 BOARD=sifive_u NR_CPUS=2
 expect_cpus expect_cpus_given 3 SMP=4 NR_CPUS=2 EXPECT_CPUS=3
+# A MEM that ends before the board's link address is refused by make
+# (the image would be loaded outside RAM and the guest hang silently);
+# one MiB more is taken.
+if ! make -s --no-print-directory ARCH=aarch64 MEM=2M print-qemu \
+	>"$tmp/log" 2>&1 && grep -q "MEM=2M ends before the image" "$tmp/log" &&
+	make -s --no-print-directory ARCH=aarch64 MEM=3M print-qemu \
+	>"$tmp/log" 2>&1; then
+	result ok mem_below_the_image_refused
+else
+	result fail mem_below_the_image_refused
+fi
 # Every variable a makefile lets the user set (NAME ?= ...) is in make help.
 make -s --no-print-directory help >"$tmp/help" 2>&1
 : >"$tmp/log"
