@@ -184,7 +184,10 @@ SELFTEST(buddy_smp_every_order, STAGE_BUDDY)
 	for (unsigned long i = 0; i < ALIGN_UP(owned_pfns, 64) / 64; i++)
 		SELFTEST_EXPECT(!owned[i], "pages still owned at pfn %#lx",
 				owned_base + i * 64);
-	SELFTEST_EXPECT(n >= NR_PAGE_ORDERS, "only %lu blocks", n);
+	/* Every order when a top-order block was free; on a tiny machine, some. */
+	SELFTEST_EXPECT(n >= (before.blocks[MAX_PAGE_ORDER] ? NR_PAGE_ORDERS : 1),
+			"only %lu blocks, with %lu pages free", n,
+			before.nr_free);
 	if (!buddy_restored(&before, "after every CPU took every order"))
 		return false;
 	__free_pages(map, (unsigned int)get_order(ALIGN_UP(owned_pfns, 64) / 8));

@@ -18,6 +18,8 @@
  *                              alignments, destroy refused while objects
  *                              are live
  *
+ * On a machine of a few MiB, with less free than SLAB_CASE_BYTES, each
+ * case skips, saying so.
  * On machines with much memory, all but SLAB_EXHAUST_PAGES worth of blocks
  * is first taken from the buddy allocator and held, so that exhausting the
  * small classes takes seconds, not minutes, under TCG.
@@ -34,6 +36,28 @@ static uint64_t obj_word(const void *obj, size_t i)
 {
 	return pattern_word((uintptr_t)obj ^ 0x736c6162ULL, i);
 }
+
+/*
+ * Memory for a slab case: a few slabs at once, two of the largest size's
+ * worth. A machine with less (a few MiB) skips the case, saying so,
+ * rather than failing it on an allocation it cannot have.
+ */
+#define SLAB_CASE_BYTES		(2 * SLAB_MAX_SIZE)
+
+static bool slab_no_room(void)
+{
+	kmem_cache_shrink_all();
+	return nr_free_pages() * PAGE_SIZE < SLAB_CASE_BYTES;
+}
+
+#define SLAB_SKIP_WITHOUT_ROOM()					\
+	do {								\
+		if (slab_no_room())					\
+			return selftest_skip("%lu KiB free; a slab case "	\
+					     "needs %lu KiB", nr_free_pages() * \
+					     (PAGE_SIZE / 1024),		\
+					     SLAB_CASE_BYTES / 1024);	\
+	} while (0)
 
 /* Give every empty slab back; the counts must then be @before's. */
 static bool slab_restored(const struct buddy_counts *before, const char *when)
@@ -120,6 +144,7 @@ SELFTEST(slab_every_class_exhaust, STAGE_SLAB)
 	char when[48];
 	bool ok = true;
 
+	SLAB_SKIP_WITHOUT_ROOM();
 	kmem_cache_init();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&start);
@@ -140,6 +165,7 @@ SELFTEST(slab_large_and_zero, STAGE_SLAB)
 	struct buddy_counts before;
 	unsigned char *p, *q;
 
+	SLAB_SKIP_WITHOUT_ROOM();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&before);
 	p = kmalloc(KMALLOC_MAX_CACHE_SIZE + 1, GFP_KERNEL);
@@ -215,6 +241,7 @@ SELFTEST(slab_refusals, STAGE_SLAB)
 	struct page *page;
 	char *p, *q, *x;
 
+	SLAB_SKIP_WITHOUT_ROOM();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&before);
 	printk("# slab_refusals: the errors below are expected\n");
@@ -260,6 +287,7 @@ SELFTEST(slab_kmem_caches, STAGE_SLAB)
 	struct kmem_cache *c;
 	void *objs[64];
 
+	SLAB_SKIP_WITHOUT_ROOM();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&before);
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++)
@@ -304,6 +332,7 @@ SELFTEST(slab_debug_red_zone_and_poison, STAGE_SLAB)
 	char *p, *q;
 	int found;
 
+	SLAB_SKIP_WITHOUT_ROOM();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&before);
 	printk("# slab_debug_red_zone_and_poison: the errors below are expected\n");
