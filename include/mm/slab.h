@@ -6,8 +6,8 @@
  * kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE (PAGE_SIZE, as
  * Linux's SLUB serves a page and more; PAGE_SIZE / 2 when MAX_PAGE_ORDER
  * is 0 and a slab is one page) from power-of-two size classes, 8 bytes
- * and up, each object aligned to its class; larger sizes get whole pages
- * from alloc_pages(), page aligned.
+ * and up, each object aligned to its class; larger sizes get the whole
+ * pages they need (alloc_pages_exact()), page aligned.
  * kfree() tells the two apart, and refuses (with a message naming the
  * address and the cache, changing nothing) a pointer it never handed out,
  * a double free and a pointer into the middle of an object.
