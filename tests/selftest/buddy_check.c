@@ -241,3 +241,27 @@ void chain_free(struct block_chain *c, unsigned int order)
 	while (c->count && (block = chain_pop(c)))
 		__free_pages(virt_to_page(block), order);
 }
+
+unsigned long hold_all_but(struct block_chain held[NR_PAGE_ORDERS],
+			   unsigned long keep_pages, unsigned int lowest)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int o = MAX_PAGE_ORDER + 1; o-- > lowest;) {
+		struct page *page;
+
+		while (nr_free_blocks(o) &&
+		       nr_free_pages() >= keep_pages + (1UL << o) &&
+		       (page = alloc_pages(__GFP_NOWARN, o))) {
+			chain_push(&held[o], page_address(page));
+			pages += 1UL << o;
+		}
+	}
+	return pages;
+}
+
+void release_held(struct block_chain held[NR_PAGE_ORDERS])
+{
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
+		chain_free(&held[o], o);
+}

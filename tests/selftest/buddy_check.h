@@ -93,4 +93,15 @@ static inline void *chain_pop(struct block_chain *c)
 /* chain_free - free every block of the chain, all of @order. */
 void chain_free(struct block_chain *c, unsigned int order);
 
+/*
+ * hold_all_but - take blocks of orders @lowest to MAX_PAGE_ORDER (none
+ * when @lowest is above it), largest first, into @held[order], while at least
+ * @keep_pages pages stay free: what a case leaves to itself when the
+ * machine is larger than it needs. Return: the pages held.
+ * release_held - free them all, each chain at its order.
+ */
+unsigned long hold_all_but(struct block_chain held[NR_PAGE_ORDERS],
+			   unsigned long keep_pages, unsigned int lowest);
+void release_held(struct block_chain held[NR_PAGE_ORDERS]);
+
 #endif /* TESTS_SELFTEST_BUDDY_CHECK_H */

@@ -251,23 +251,6 @@ static unsigned long exhaust_budget(unsigned int order)
 	return MAX(EXHAUST_PAGES, EXHAUST_TOP_BLOCKS << order);
 }
 
-/* Hold blocks above @order until about exhaust_budget(@order) are free. */
-static unsigned long exhaust_hold(unsigned int order,
-				  struct block_chain held[NR_PAGE_ORDERS])
-{
-	unsigned long budget = exhaust_budget(order), pages = 0;
-	void *b;
-
-	for (unsigned int k = MAX_PAGE_ORDER; k > order; k--) {
-		while (nr_free_pages() >= budget + (1UL << k) &&
-		       (b = (void *)__get_free_pages(__GFP_NOWARN, k))) {
-			chain_push(&held[k], b);
-			pages += 1UL << k;
-		}
-	}
-	return pages;
-}
-
 static bool exhaust_order(unsigned int order)
 {
 	struct buddy_counts all, before;
@@ -276,7 +259,7 @@ static bool exhaust_order(unsigned int order)
 	unsigned int cpu;
 
 	buddy_counts_take(&all);
-	held_pages = exhaust_hold(order, held);
+	held_pages = hold_all_but(held, exhaust_budget(order), order + 1);
 	buddy_counts_take(&before);
 	want = buddy_counts_predict(&before, order);
 	on_each_cpu(exhaust_take, &order, true);
@@ -286,8 +269,7 @@ static bool exhaust_order(unsigned int order)
 		  "(%lu pages held back)", order, num_online_cpus(), sum, want,
 		  held_pages);
 	on_each_cpu(exhaust_free, &order, true);
-	for (unsigned int k = order + 1; k <= MAX_PAGE_ORDER; k++)
-		chain_free(&held[k], k);
+	release_held(held);
 	SELFTEST_EXPECT(!atomic_read(&failed), "order %u: %s", order, why);
 	SELFTEST_EXPECT(sum == want, "order %u: %lu blocks, the free counts "
 			"predicted %lu", order, sum, want);

@@ -73,19 +73,6 @@ static bool slab_restored(const struct buddy_counts *before, const char *when)
 	return buddy_restored(before, when);
 }
 
-/* Hold top blocks until at most @keep bytes are free; largest first. */
-static void hold_all_but(struct block_chain held[NR_PAGE_ORDERS], size_t keep)
-{
-	for (unsigned int o = MAX_PAGE_ORDER + 1; o-- > 0;) {
-		struct page *page;
-
-		while (nr_free_blocks(o) &&
-		       (nr_free_pages() - (1UL << o)) * PAGE_SIZE >= keep &&
-		       (page = alloc_pages(__GFP_NOWARN, o)))
-			chain_push(&held[o], page_address(page));
-	}
-}
-
 static bool exhaust_class(struct kmem_cache *cache)
 {
 	size_t size = cache->object_size, align = MIN(size, PAGE_SIZE);
@@ -148,15 +135,14 @@ SELFTEST(slab_every_class_exhaust, STAGE_SLAB)
 	kmem_cache_init();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&start);
-	hold_all_but(held, SLAB_EXHAUST_BYTES);
+	hold_all_but(held, SLAB_EXHAUST_BYTES / PAGE_SIZE, 0);
 	for (unsigned int k = 0; k < NR_KMALLOC_CACHES && ok; k++) {
 		buddy_counts_take(&before);
 		ok = exhaust_class(&kmalloc_caches[k]);
 		ksnprintf(when, sizeof(when), "after %s", kmalloc_caches[k].name);
 		ok = slab_restored(&before, when) && ok;
 	}
-	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		chain_free(&held[o], o);
+	release_held(held);
 	return buddy_restored(&start, "after every class") && ok;
 }
 
