@@ -8,6 +8,7 @@
  * linked into buddyboot's soft-float (lp64) kernel. These portable versions
  * are linked first, so libgcc is never searched for them on any target.
  */
+#include <lib/bitops.h>
 #include <lib/types.h>
 
 extern const uint8_t debruijn_index[64];
@@ -60,13 +61,13 @@ int __ctzsi2(uint32_t x)
 	return __ctzdi2((uint64_t)x | 1ULL << 32);
 }
 
-/* Bits set in @x (the slab allocator counts its bitmaps with these). */
+/*
+ * Bits set in @x: <lib/bitops.h>'s sum, which takes the builtin only
+ * where it is an instruction, never this call.
+ */
 int __popcountdi2(uint64_t x)
 {
-	x = x - ((x >> 1) & 0x5555555555555555ULL);
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (int)((x * 0x0101010101010101ULL) >> 56);
+	return (int)hweight_long(x);
 }
 
 int __popcountsi2(uint32_t x)
