@@ -57,8 +57,8 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 void free_pages_exact(void *virt, size_t size)
 {
 	unsigned long nr = (size + PAGE_SIZE - 1) >> PAGE_SHIFT, pfn, i;
-	struct page *page;
-	unsigned int o;
+	struct page *page, *piece[NR_PAGE_ORDERS];
+	unsigned int o, order[NR_PAGE_ORDERS], n = 0;
 
 	if (!virt || !nr)
 		return;
@@ -73,23 +73,29 @@ void free_pages_exact(void *virt, size_t size)
 	 * (a size too large may run past the block, even past memory): a
 	 * wrong size or a pointer that is no such run changes nothing, and
 	 * the first bad piece is refused, with the reason, by the page
-	 * allocator's own checks.
+	 * allocator's own checks (an order above MAX_PAGE_ORDER matches no
+	 * state byte). A run's pieces are the binary digits of its length,
+	 * each at most MAX_PAGE_ORDER: NR_PAGE_ORDERS of them at most.
 	 */
 	pfn = page_to_pfn(page);
 	for (i = 0; i < nr; i += 1UL << o) {
-		struct page *piece = pfn_to_page(pfn + i);
+		struct page *p = pfn_to_page(pfn + i);
 
 		o = piece_order(i, nr);
-		if (!piece || pg_state(piece) != (PG_ALLOC | o)) {
-			if (piece)
-				free_pages_checked(piece, o);
+		/* Past MAX_PAGE_ORDER the state check below has refused. */
+		if (n == NR_PAGE_ORDERS)
+			panic("free_pages_exact: a run of more than %d pieces",
+			      NR_PAGE_ORDERS);
+		if (!p || pg_state(p) != (PG_ALLOC | o)) {
+			if (p)
+				free_pages_checked(p, o);
 			else
 				free_pages((unsigned long)virt + (i << PAGE_SHIFT), o);
 			return;
 		}
+		piece[n] = p;
+		order[n++] = o;
 	}
-	for (i = 0; i < nr; i += 1UL << o) {
-		o = piece_order(i, nr);
-		__free_pages(pfn_to_page(pfn + i), o);
-	}
+	while (n--)
+		__free_pages(piece[n], order[n]);
 }

@@ -227,6 +227,11 @@ static bool exact_runs_hold_only_their_pages(void)
 	free_pages_exact(a, 10 * PAGE_SIZE);
 	EXPECT(console_says("refused free") &&
 	       nr_free_pages() == free_before - 9, "a wrong size freed pages");
+	/* Far above the top order: the first piece matches no block. */
+	console_clear();
+	free_pages_exact(a, (size_t)PAGE_SIZE << (MAX_PAGE_ORDER + 3));
+	EXPECT(console_says("refused free") &&
+	       nr_free_pages() == free_before - 9, "a huge size freed pages");
 	free_pages_exact(a, 9 * PAGE_SIZE);
 	EXPECT(nr_free_pages() == free_before, "not all back");
 	console_clear();
