@@ -5,7 +5,8 @@
  * For each CPU the boot information lists after the boot CPU, smp_init()
  * takes from the page allocator a stack (with its lowest page left for
  * the arch to use as a guard where its MMU allows) and a zeroed per-CPU
- * area, fills a struct secondary_boot and calls arch_cpu_start(). Then it
+ * area (each a contiguous run when MAX_PAGE_ORDER is too small for it),
+ * fills a struct secondary_boot and calls arch_cpu_start(). Then it
  * waits for each started CPU to check in, up to SMP_CHECKIN_TIMEOUT_NS on
  * arch_clock_ns(); a CPU that does not is reported by its hwid and given
  * up, and the others go on. Starting them all before waiting lets them
@@ -123,18 +124,58 @@ void secondary_start(struct secondary_boot *boot)
 	}
 }
 
-/* The orders of a secondary CPU's stack (guard page included) and area. */
-static unsigned int stack_order(void)
+/* The bytes of a secondary CPU's stack (guard page included) and area. */
+static size_t stack_size(void)
 {
-	return (unsigned int)get_order(ALIGN_UP((size_t)SMP_STACK_SIZE,
-						PAGE_SIZE) + PAGE_SIZE);
+	return ALIGN_UP((size_t)SMP_STACK_SIZE, PAGE_SIZE) + PAGE_SIZE;
 }
 
-static unsigned int percpu_order(void)
+static size_t percpu_size(void)
 {
 	size_t area = percpu_area_size();
 
-	return (unsigned int)get_order(area ? area : 1);
+	return area ? area : 1;
+}
+
+/*
+ * A stack or a per-CPU area of @size bytes is one block of the order
+ * that holds it; when that order is above MAX_PAGE_ORDER (a build with
+ * small top blocks: 16 KiB of stack is order 3 with 4K pages), it is a
+ * contiguous run of just the pages it needs instead. Which one follows
+ * from @size alone, so cpu_mem_free() knows how to give it back.
+ */
+static bool cpu_mem_is_block(size_t size)
+{
+	return get_order(size) <= MAX_PAGE_ORDER;
+}
+
+/* The bytes cpu_mem_alloc(@size) holds. */
+static size_t cpu_mem_bytes(size_t size)
+{
+	return cpu_mem_is_block(size) ? (size_t)PAGE_SIZE << get_order(size)
+				      : ALIGN_UP(size, PAGE_SIZE);
+}
+
+static unsigned long cpu_mem_alloc(size_t size, gfp_t gfp)
+{
+	struct page *page;
+
+	if (cpu_mem_is_block(size))
+		return __get_free_pages(gfp, (unsigned int)get_order(size));
+	page = alloc_contig_pages(cpu_mem_bytes(size) >> PAGE_SHIFT, gfp,
+				  NUMA_NO_NODE, NULL);
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+static void cpu_mem_free(unsigned long addr, size_t size)
+{
+	if (!addr)
+		return;
+	if (cpu_mem_is_block(size))
+		free_pages(addr, (unsigned int)get_order(size));
+	else
+		free_contig_range(page_to_pfn(virt_to_page((void *)addr)),
+				  cpu_mem_bytes(size) >> PAGE_SHIFT);
 }
 
 /* A stack and a per-CPU area for CPU @cpu; false when memory ran out. */
@@ -143,11 +184,11 @@ static bool prepare_cpu(unsigned int cpu, const struct cpu_desc *desc)
 	struct secondary_boot *boot = &secondary_boot[cpu];
 	unsigned long stack, percpu;
 
-	stack = __get_free_pages(GFP_KERNEL, stack_order());
-	percpu = __get_free_pages(GFP_KERNEL | __GFP_ZERO, percpu_order());
+	stack = cpu_mem_alloc(stack_size(), GFP_KERNEL);
+	percpu = cpu_mem_alloc(percpu_size(), GFP_KERNEL | __GFP_ZERO);
 	if (!stack || !percpu) {
-		free_pages(stack, stack_order());
-		free_pages(percpu, percpu_order());
+		cpu_mem_free(stack, stack_size());
+		cpu_mem_free(percpu, percpu_size());
 		printk("smp: cpu %u (hwid %#lx): no memory for its stack and "
 		       "per-CPU area\n", cpu, desc->hwid);
 		return false;
@@ -157,7 +198,7 @@ static bool prepare_cpu(unsigned int cpu, const struct cpu_desc *desc)
 	boot->hwid = desc->hwid;
 	/* The lowest page stays unused: the arch's guard page, if any. */
 	boot->stack_bottom = stack + PAGE_SIZE;
-	boot->stack_top = stack + (PAGE_SIZE << stack_order());
+	boot->stack_top = stack + cpu_mem_bytes(stack_size());
 	boot->percpu_offset = percpu - (uintptr_t)__per_cpu_start;
 	boot->arch = NULL;
 
@@ -172,9 +213,9 @@ static void release_cpu(unsigned int cpu)
 {
 	struct secondary_boot *boot = &secondary_boot[cpu];
 
-	free_pages(boot->stack_bottom - PAGE_SIZE, stack_order());
-	free_pages((uintptr_t)__per_cpu_start + boot->percpu_offset,
-		   percpu_order());
+	cpu_mem_free(boot->stack_bottom - PAGE_SIZE, stack_size());
+	cpu_mem_free((uintptr_t)__per_cpu_start + boot->percpu_offset,
+		     percpu_size());
 	__per_cpu_offset[cpu] = 0;
 }
 

@@ -104,19 +104,31 @@ static bool stamped(struct page *page, unsigned int order, unsigned long cpu)
 	return false;
 }
 
-/* An ownership bitmap over all of memory, from the allocator itself. */
+/*
+ * An ownership bitmap over all of memory, from the allocator itself: a
+ * contiguous run, which any MAX_PAGE_ORDER allows (8 KiB is order 1).
+ */
+static unsigned long owned_map_pages(void)
+{
+	return ALIGN_UP(ALIGN_UP(owned_pfns, 64) / 8, PAGE_SIZE) >> PAGE_SHIFT;
+}
+
 static struct page *owned_map(void)
 {
-	unsigned long bytes;
 	struct page *page;
 
 	owned_base = PHYS_PFN(memblock_start_of_DRAM());
 	owned_pfns = PHYS_PFN(memblock_end_of_DRAM()) - owned_base;
-	bytes = ALIGN_UP(owned_pfns, 64) / 8;
-	page = alloc_pages(__GFP_ZERO, (unsigned int)get_order(bytes));
+	page = alloc_contig_pages(owned_map_pages(), __GFP_ZERO, NUMA_NO_NODE,
+				  NULL);
 	owned = page ? page_address(page) : NULL;
 	atomic_set(&failed, 0);
 	return page;
+}
+
+static void owned_map_free(struct page *map)
+{
+	free_contig_range(page_to_pfn(map), owned_map_pages());
 }
 
 static void every_order_take(void *arg)
@@ -190,7 +202,7 @@ SELFTEST(buddy_smp_every_order, STAGE_BUDDY)
 			before.nr_free);
 	if (!buddy_restored(&before, "after every CPU took every order"))
 		return false;
-	__free_pages(map, (unsigned int)get_order(ALIGN_UP(owned_pfns, 64) / 8));
+	owned_map_free(map);
 	return true;
 }
 
@@ -278,14 +290,12 @@ static bool exhaust_order(unsigned int order)
 
 SELFTEST(buddy_smp_exhaust, STAGE_BUDDY)
 {
-	unsigned int bitmap_order;
 	struct page *map = owned_map();
 	bool ok = true;
 
 	SELFTEST_EXPECT(map, "no memory for the ownership bitmap");
-	bitmap_order = (unsigned int)get_order(ALIGN_UP(owned_pfns, 64) / 8);
 	for (unsigned int o = 0; ok && o <= MAX_PAGE_ORDER; o++)
 		ok = exhaust_order(o);
-	__free_pages(map, bitmap_order);
+	owned_map_free(map);
 	return ok;
 }
