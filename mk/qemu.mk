@@ -53,9 +53,30 @@ GDB_PORT	?= 1234
 BOOT		?= direct
 BOOTS		+= direct
 
+# A board other than the default one has the boot paths its file lists
+# in BOARD_BOOTS, and direct: the others' firmware and devices are made for
+# the default board's machine (virt's U-Boot and virtio-mmio disk, AAVMF
+# through -M virt), and would boot another machine, or none, under the
+# board's name.
+boots_of_board	= $(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),\
+		  $(filter direct $(BOARD_BOOTS),$(BOOTS)),$(BOOTS))
+# A board whose QEMU model fixes its core says which page sizes that core
+# has a translation granule for (BOARD_PAGE_SIZES), and one whose device
+# tree is fixed how many CPUs it lists (BOARD_SMP): the kernel would stop
+# at the first, and miss or never see CPUs at the second.
+
 # Checked when a QEMU command is made, once every mk file had its say.
-check_boot	= $(if $(filter $(BOOT),$(BOOTS)),,$(error BOOT=$(BOOT) is \
-		  not a boot path; choose one of: $(BOOTS)))
+check_boot	= $(if $(filter $(BOOT),$(boots_of_board)),,$(error BOOT=$(BOOT) \
+		  is not a boot path of $(ARCH) $(BOARD); choose one of: \
+		  $(strip $(boots_of_board))))
+check_board	= $(if $(and $(BOARD_PAGE_SIZES),$(filter-out \
+		  $(BOARD_PAGE_SIZES),$(PAGE_SIZE))),$(error PAGE_SIZE=$(PAGE_SIZE) \
+		  cannot run on $(BOARD): its $(BOARD_CPU) has no $(PAGE_SIZE) \
+		  translation granule and QEMU fixes the core; choose one of: \
+		  $(BOARD_PAGE_SIZES)))$(if $(and $(BOARD_SMP),$(filter-out \
+		  $(BOARD_SMP),$(SMP))),$(error SMP=$(SMP) does not match \
+		  $(BOARD): its device tree lists $(BOARD_SMP) CPUs; give \
+		  SMP=$(BOARD_SMP)))
 
 # A board that says where its RAM starts (BOARD_RAM_BASE) has its image
 # loaded at BOARD_LINK_ADDRESS: MEM must reach past that, or QEMU loads
@@ -74,7 +95,7 @@ check_mem	= $(if $(and $(BOARD_RAM_BASE),$(filter direct,$(BOOT)),$(mem_mib)),\
 
 # -nic none: no network card nobody uses, nor its boot ROM (iPXE on x86),
 # on every target alike (unless the arch already says so).
-QEMU_CMD	= $(check_boot)$(strip $(check_mem))$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
+QEMU_CMD	= $(check_boot)$(check_board)$(strip $(check_mem))$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 		  -nographic -no-reboot -monitor none -serial stdio \
 		  $(if $(findstring -nic none,$(QEMU_MACHINE_ARGS)),,-nic none) \
 		  $(QEMU_KERNEL_ARGS) $(QEMU_EXTRA)
@@ -107,9 +128,9 @@ print-boards:
 	$(info $(BOARDS))
 	@:
 
-## print-boots: the boot paths (BOOT=) of this ARCH
+## print-boots: the boot paths (BOOT=) of this ARCH and BOARD
 print-boots:
-	$(info $(BOOTS))
+	$(info $(strip $(boots_of_board)))
 	@:
 
 # For the runner: how this configuration boots, one KEY=value a line.

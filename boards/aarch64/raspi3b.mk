@@ -27,3 +27,8 @@ BOARD_CPU	:= cortex-a53
 BOARD_EARLYCON	:= bcm2835aux,0x3f215040
 MEM		?= 1G
 SMP		?= 4
+# QEMU's raspi3b is this machine alone: no U-Boot, UEFI or virtio disk of
+# the virt machine's (BOOT=direct only); the Cortex-A53 has 4K and 64K
+# granules, not 16K; the device tree lists four CPUs.
+BOARD_PAGE_SIZES := 4K 64K
+BOARD_SMP	:= 4

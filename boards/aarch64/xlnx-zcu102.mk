@@ -36,6 +36,11 @@ BOARD_CPU	:= cortex-a53
 BOARD_EARLYCON	:= cdns,0xff000000
 MEM		?= 2176M
 SMP		?= 4
+# BOOT=direct only (no virt firmware here); the Cortex-A53 has 4K and 64K
+# granules, not 16K; the device tree lists the four APU cores (QEMU's
+# -smp 5 and 6 add the Cortex-R5F cores, which buddyboot does not run).
+BOARD_PAGE_SIZES := 4K 64K
+BOARD_SMP	:= 4
 
 $(BUILD_ROOT)/boards/aarch64-xlnx-zcu102.dtb: $(ZCU102_DTB_SRC) boards/aarch64/xlnx-zcu102.mk
 	@mkdir -p $(dir $@)

@@ -6,3 +6,5 @@
 
 BOARD_QEMU_ARGS	:= -M pc
 BOARD_EARLYCON	:= ns16550a,io,0x3f8,115200
+# Every loader path of q35's: SeaBIOS, OVMF and GRUB boot either chipset.
+BOARD_BOOTS	:= grub efi grub-efi grub-efi-mb2

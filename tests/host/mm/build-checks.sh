@@ -7,7 +7,9 @@
 #   - make refuses a MAX_PAGE_ORDER that is not a decimal number, with a
 #     sentence (010 would otherwise be read as octal by the compiler);
 #   - make's defaults: the guest memory, and the CPUs a boot must bring
-#     online (never more than NR_CPUS).
+#     online (never more than NR_CPUS);
+#   - make refuses what a board's QEMU model cannot run (a boot path, a
+#     page size, a CPU count), with a sentence.
 # Run from anywhere; exit status 0 iff every case passed.
 set -u
 cd "$(dirname "$0")/../../.." || exit 1
@@ -198,6 +200,40 @@ if ! make -s --no-print-directory ARCH=aarch64 MEM=2M print-qemu \
 else
 	result fail mem_below_the_image_refused
 fi
+# What a board's QEMU model fixes (mk/qemu.mk): make refuses a boot path
+# whose firmware is made for the default board's machine, a page size the
+# board's core has no granule for, and a CPU count its device tree does not
+# list, saying so; and takes what the board has.
+board_refuses() {	# board_refuses NAME MESSAGE VARIABLES...
+	name=$1 message=$2
+	shift 2
+	if ! make -s --no-print-directory "$@" print-qemu >"$tmp/log" 2>&1 &&
+		grep -q "$message" "$tmp/log"; then
+		result ok "$name"
+	else
+		echo "make $* print-qemu: want a refusal saying: $message" >>"$tmp/log"
+		result fail "$name"
+	fi
+}
+board_accepts() {	# board_accepts NAME VARIABLES...
+	name=$1
+	shift
+	if make -s --no-print-directory "$@" print-qemu >"$tmp/log" 2>&1; then
+		result ok "$name"
+	else
+		result fail "$name"
+	fi
+}
+board_refuses board_boot_efi_refused "BOOT=efi is not a boot path of aarch64 raspi3b; choose one of: direct" \
+	ARCH=aarch64 BOARD=raspi3b BOOT=efi
+board_refuses board_boot_uboot_refused "BOOT=uboot is not a boot path of riscv64 sifive_u" \
+	ARCH=riscv64 BOARD=sifive_u BOOT=uboot
+board_accepts board_boot_listed ARCH=x86_64 BOARD=pc BOOT=grub-efi-mb2
+board_refuses board_page_size_refused "PAGE_SIZE=16K cannot run on raspi3b: its cortex-a53 has no 16K" \
+	ARCH=aarch64 BOARD=raspi3b PAGE_SIZE=16K
+board_accepts board_page_size_listed ARCH=aarch64 BOARD=xlnx-zcu102 PAGE_SIZE=64K
+board_refuses board_smp_refused "SMP=2 does not match xlnx-zcu102: its device tree lists 4 CPUs" \
+	ARCH=aarch64 BOARD=xlnx-zcu102 SMP=2
 # Every variable a makefile lets the user set (NAME ?= ...) is in make help.
 make -s --no-print-directory help >"$tmp/help" 2>&1
 : >"$tmp/log"
