@@ -39,6 +39,16 @@ static int cpus_from_acpi(enum boot_protocol proto, phys_addr_t info,
 	phys_addr_t rsdp = acpi_boot_rsdp(proto, info);
 	int err;
 
+	if (!rsdp && boot_info_efi_rsdp(proto, info)) {
+		/* aarch64 under UEFI with ACPI tables instead of a DTB. */
+		boot_cpu_alone(boot_hwid, out);
+		printk("cpus: the firmware gave ACPI tables (RSDP at %#llx) and "
+		       "no device tree, and %s reads no ACPI: running on the "
+		       "boot CPU alone\n",
+		       (unsigned long long)boot_info_efi_rsdp(proto, info),
+		       CONFIG_ARCH_NAME);
+		return 0;
+	}
 	if (!rsdp) {
 		boot_cpu_alone(boot_hwid, out);
 		printk("cpus: no ACPI RSDP: running on the boot CPU alone\n");

@@ -105,16 +105,29 @@ static const char *refusal_kind(int err)
 }
 
 
-phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
+/* A field of the EFI boot information at @info, or 0. */
+static phys_addr_t efi_info_field(enum boot_protocol proto, phys_addr_t info,
+				  size_t offset)
 {
 	const void *p = phys_to_virt(info);
 
-	if (proto == BOOT_PROTO_FDT)
-		return info;
 	if (proto == BOOT_PROTO_EFI && info &&
 	    efi_boot_info_size(p) > EFI_BOOT_INFO_HEADER)
-		return efi_boot_info_u64(p, offsetof(struct efi_boot_info, fdt));
+		return efi_boot_info_u64(p, offset);
 	return 0;
+}
+
+phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info)
+{
+	if (proto == BOOT_PROTO_FDT)
+		return info;
+	return efi_info_field(proto, info, offsetof(struct efi_boot_info, fdt));
+}
+
+phys_addr_t boot_info_efi_rsdp(enum boot_protocol proto, phys_addr_t info)
+{
+	return efi_info_field(proto, info,
+			      offsetof(struct efi_boot_info, acpi_rsdp));
 }
 
 void boot_memory_init(enum boot_protocol proto, phys_addr_t info)

@@ -43,4 +43,10 @@ void boot_refuse(const char *fmt, ...) __printf(1, 2) __noreturn;
  */
 phys_addr_t boot_info_fdt(enum boot_protocol proto, phys_addr_t info);
 
+/*
+ * boot_info_efi_rsdp - the ACPI RSDP the EFI configuration table gave
+ * (BOOT_PROTO_EFI), whether or not the arch reads ACPI, else 0.
+ */
+phys_addr_t boot_info_efi_rsdp(enum boot_protocol proto, phys_addr_t info);
+
 #endif /* BOOT_MEMORY_H */
