@@ -122,6 +122,20 @@ int acpi_read_numa(phys_addr_t rsdp, struct boot_numa *numa)
 		"hot-pluggable), %u CPUs, %u entries disabled\n",
 		numa->nr_pxm, numa->nr_mem, numa->nr_hotplug, numa->nr_cpu,
 		numa->nr_disabled);
+	/*
+	 * Memory comes from the memory map alone: a hot-pluggable range
+	 * (QEMU's slots/maxmem, a DIMM plugged at boot) is RAM only where
+	 * the map lists it, and buddyboot adds no memory later.
+	 */
+	for (unsigned int i = 0; i < numa->nr_mem; i++)
+		if (numa->mem[i].hotplug)
+			pr_info("acpi: SRAT: [%#llx-%#llx) is hot-pluggable "
+				"(domain %u): RAM only where the memory map "
+				"lists it; no memory is added later\n",
+				(unsigned long long)numa->mem[i].base,
+				(unsigned long long)(numa->mem[i].base +
+						     numa->mem[i].size),
+				numa->pxm[numa->mem[i].nid]);
 	err = acpi_slit_read(&t, numa);
 	if (err == -ENOENT)
 		pr_info("acpi: no SLIT: default distances\n");
