@@ -20,7 +20,9 @@
  * whether it must put the slab on the cache's partial list (the first free
  * after its owner let it go full) or give it back (the last object out),
  * so no CPU ever touches a slab after its own free unless it was given
- * one of those two jobs.
+ * one of those two jobs. The count comes after the bit, so an owner that
+ * took a bit back may not give the slab back, even empty, until that free
+ * has counted itself too (slab_remote_settled()).
  */
 #include <arch/memory.h>
 #include <lib/bitops.h>
@@ -390,6 +392,29 @@ int slab_collect_remote(struct slab *s)
 }
 
 /*
+ * slab_remote_settled - as @s's owner (or its only holder): has every
+ * remote free whose bit this CPU took back also counted itself in s->sc?
+ * A remote free sets its bit, then counts; until it has counted it still
+ * writes s->sc, so @s may not go back to the page allocator or become the
+ * spare (whose state word is reset) even when every object is free.
+ * Such a slab is kept, or put on cache->partial, where that last count
+ * hands its freeing CPU the job of giving it back (slab_publish()).
+ */
+static bool slab_remote_settled(struct slab *s)
+{
+	/* Acquire: the counting CAS, that CPU's last access to @s. */
+	long sc = __atomic_load_n(&s->sc.counter, __ATOMIC_ACQUIRE);
+
+	return sc_count(sc) == (long)(s->collected & SC_MASK);
+}
+
+/* Every object free, and no remote free still on its way: give it back. */
+static bool slab_can_go(struct slab *s)
+{
+	return slab_empty(s) && slab_remote_settled(s);
+}
+
+/*
  * slab_publish - @s, held by this CPU alone, goes on cache->partial; or,
  * when every object it has out was freed meanwhile, back to the spare or
  * the page allocator.
@@ -416,7 +441,7 @@ static void slab_publish(struct kmem_cache *cache, struct slab *s)
 		}
 		spin_unlock(&cache->lock);
 		slab_collect_remote(s);
-		if (slab_empty(s)) {
+		if (slab_can_go(s)) {
 			slab_release(cache, s);
 			return;
 		}
@@ -431,7 +456,7 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 	cache->nr_partial--;
 	spin_unlock(&cache->lock);
 	slab_collect_remote(s);
-	if (slab_empty(s))
+	if (slab_can_go(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
@@ -439,12 +464,13 @@ static void slab_reclaim(struct kmem_cache *cache, struct slab *s)
 
 /*
  * slab_deactivate - @s was a CPU's current slab and is no longer: give it
- * back when empty, else put it on the partial list for any CPU.
+ * back when empty (and settled), else put it on the partial list for any
+ * CPU.
  */
 void slab_deactivate(struct kmem_cache *cache, struct slab *s)
 {
 	slab_collect_remote(s);
-	if (slab_empty(s))
+	if (slab_can_go(s))
 		slab_release(cache, s);
 	else
 		slab_publish(cache, s);
@@ -636,7 +662,8 @@ static struct slab *cpu_partial_next(struct kmem_cache *cache,
 		n = slab_capacity(cache) - slab_inuse(t);
 		if (!n)
 			continue;
-		if (n == slab_capacity(cache) && pick) {
+		if (n == slab_capacity(cache) && pick &&
+		    slab_remote_settled(t)) {
 			own[i] = NULL;
 			cpu_slab_disown(t);
 			slab_release(cache, t);
@@ -1117,7 +1144,7 @@ static int cpu_shrink_cache(struct slab_pcpu *pc, struct kmem_cache *cache)
 
 	if (s) {
 		slab_collect_remote(s);
-		if (slab_empty(s)) {
+		if (slab_can_go(s)) {
 			cpu_slab_drop(c, s);
 			slab_free_slab(cache, s);
 			freed++;
@@ -1128,7 +1155,7 @@ static int cpu_shrink_cache(struct slab_pcpu *pc, struct kmem_cache *cache)
 		if (!s)
 			continue;
 		slab_collect_remote(s);
-		if (slab_empty(s)) {
+		if (slab_can_go(s)) {
 			pc->partial[cache->slot][i] = NULL;
 			cpu_slab_disown(s);
 			slab_free_slab(cache, s);
@@ -1220,7 +1247,7 @@ int kmem_cache_shrink(struct kmem_cache *cache)
 		if (!s)
 			break;
 		slab_collect_remote(s);
-		if (slab_empty(s)) {
+		if (slab_can_go(s)) {
 			slab_free_slab(cache, s);
 			freed++;
 		} else {

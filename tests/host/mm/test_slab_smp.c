@@ -22,6 +22,11 @@
  *   others_empty_slabs_on_exhaustion  a CPU that made and freed objects
  *                        keeps empty slabs; while it waits away, this CPU
  *                        exhausts memory, which takes them back
+ *   remote_free_in_flight_keeps_the_slab  a remote free has set its bit
+ *                        but not yet counted itself: its slab, empty once
+ *                        the bit is taken back, is neither given back nor
+ *                        made the spare (by a shrink, or by its CPU going
+ *                        away) until the count lands
  * Each ends with every object freed, kmem_cache_shrink_all(), and the
  * free page count, page_alloc_check() and slab_check() as before.
  */
@@ -375,12 +380,105 @@ static bool others_empty_slabs_on_exhaustion(void)
 	return drain_and_check(before);
 }
 
+/*
+ * A remote free is two steps (slab_free_remote()): the object's bit in
+ * the slab's remote word, then the count in s->sc. Here they are made by
+ * hand, with the owner's paths run in between: a slab given back (or
+ * reset as the spare) there would take the second step's write to a
+ * free page, the race check_while_churning hit about once in a hundred
+ * runs. Return: the slab of the object freed halfway.
+ */
+static struct slab *remote_free_first_half(void *p)
+{
+	struct slab *s = slab_of(p);
+	unsigned long idx = (unsigned long)((char *)p - (char *)s) / shared->size;
+
+	__atomic_fetch_or(slab_rword(s, (unsigned int)(idx / 64)),
+			  1UL << (idx % 64), __ATOMIC_SEQ_CST);
+	return s;
+}
+
+/* The second half: the count (low bits of s->sc), the free's last write. */
+static void remote_free_second_half(struct slab *s)
+{
+	__atomic_fetch_add(&s->sc.counter, 1, __ATOMIC_SEQ_CST);
+}
+
+static unsigned long slabs_of_shared(void)
+{
+	unsigned long n;
+
+	spin_lock(&shared->lock);
+	n = shared->nr_slabs;
+	spin_unlock(&shared->lock);
+	return n;
+}
+
+static struct slab *in_flight_slab;
+
+/* A CPU that frees its one object halfway and goes away (slab_cpu_dead). */
+static void *free_halfway_and_go(void *arg)
+{
+	void *p = kmem_cache_alloc(shared, GFP_KERNEL);
+
+	(void)arg;
+	CHECK(p != NULL);
+	in_flight_slab = remote_free_first_half(p);
+	return NULL;
+}
+
+static bool remote_free_in_flight_keeps_the_slab(void)
+{
+	unsigned long before;
+	struct slab *s;
+	pthread_t t;
+	void *p;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("in-flight-72", 72, 0, 0, NULL);
+	EXPECT(shared != NULL, "cache");
+
+	/* This CPU's current slab, and kmem_cache_shrink(). */
+	p = kmem_cache_alloc(shared, GFP_KERNEL);
+	EXPECT(p != NULL, "object");
+	s = remote_free_first_half(p);
+	kmem_cache_shrink(shared);
+	EXPECT(slabs_of_shared() == 1 && slab_state_of(s) == SLAB_ACTIVE,
+	       "a shrink gave back a slab whose remote free has not counted "
+	       "(%lu slabs, state %d)", slabs_of_shared(), slab_state_of(s));
+	remote_free_second_half(s);
+	kmem_cache_shrink(shared);
+	EXPECT(slabs_of_shared() == 0, "the settled empty slab was kept");
+
+	/* A CPU going away with its slab (slab_cpu_dead(), slab_deactivate()). */
+	EXPECT(!pthread_create(&t, NULL, free_halfway_and_go, NULL), "thread");
+	pthread_join(t, NULL);
+	EXPECT(!failed, "the thread failed at line %d", failed);
+	s = in_flight_slab;
+	EXPECT(slabs_of_shared() == 1 && slab_state_of(s) == SLAB_PARTIAL,
+	       "a CPU going away gave back or reset a slab whose remote free "
+	       "has not counted (%lu slabs, state %d)", slabs_of_shared(),
+	       slab_state_of(s));
+	/*
+	 * The count would hand its CPU the job of giving the slab back
+	 * (SLAB_RECLAIM); made by hand, it leaves the slab listed, settled,
+	 * for the shrink to take.
+	 */
+	remote_free_second_half(s);
+	kmem_cache_shrink(shared);
+	EXPECT(slabs_of_shared() == 0, "the settled listed slab was kept");
+	return drain_and_check(before);
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(cross_cpu_churn),
 	HOST_TEST(threads_come_and_go),
 	HOST_TEST(producer_consumer),
 	HOST_TEST(check_while_churning),
 	HOST_TEST(others_empty_slabs_on_exhaustion),
+	HOST_TEST(remote_free_in_flight_keeps_the_slab),
 };
 
 int main(void)
