@@ -416,6 +416,17 @@ class ExpectedNuma(unittest.TestCase):
         self.assertIn("expected [10, 20]",
                       self.problems(self.GUEST, self.QEMU[:-2])[0])
 
+    def test_uefi_firmware_keeps_some_memory(self):
+        # Under UEFI firmware a node may show up to 16 MiB less: what the
+        # firmware's map keeps for runtime services and ACPI NVS.
+        efi = self.QEMU + ["-drive", "if=pflash,format=raw,unit=0,file=f"]
+        less = [line.replace("99967 KiB", "93000 KiB") for line in self.GUEST]
+        self.assertEqual(self.problems(less, efi), [])
+        self.assertIn("node 0: 93000 KiB", self.problems(less)[0])
+        much_less = [line.replace("99967 KiB", "80000 KiB")
+                     for line in self.GUEST]
+        self.assertIn("at most 16384 less", self.problems(much_less, efi)[0])
+
     def test_judge_fails_the_run(self):
         judge = Judge(QEMU_GUEST, None,
                       numa_expect.from_qemu_args(self.QEMU))
