@@ -7,8 +7,18 @@
  *             3 u8 APIC id, 4 u32 flags
  *     type 9, Local x2APIC (16 bytes): 2 u16 reserved, 4 u32 x2APIC id,
  *             8 u32 flags, 12 u32 processor UID
- *   flags: bit 0 enabled; bit 1 online-capable, from MADT revision 5 on
- *   (reserved, so ignored, before).
+ *     type 11, GIC CPU interface, GICC (76 bytes in ACPI 5.1, 80 from
+ *             6.0, 82 in 6.5): 4 u32 CPU interface number, 8 u32
+ *             processor UID, 12 u32 flags, ..., 68 u64 MPIDR
+ *   flags: bit 0 enabled; for types 0 and 9, bit 1 online-capable, from
+ *   MADT revision 5 on (reserved, so ignored, before). A GICC's
+ *   online-capable bit (bit 3, ACPI 6.5) marks a CPU that is not there
+ *   at boot but may be added later, which buddyboot does not do: only
+ *   enabled GICCs are started.
+ *
+ * A local APIC is started with INIT-SIPI-SIPI (x86_64), a GICC with PSCI
+ * CPU_ON (aarch64) by its MPIDR's affinity bits, through the conduit the
+ * FADT's ARM boot flags name (acpi_fadt_psci()). No firmware lists both.
  *
  * Policy: the whole entry list is walked and checked before anything is
  * written to the caller's list, so a malformed MADT changes nothing. An
@@ -29,8 +39,12 @@
 #define MADT_ENTRIES		44u
 #define MADT_LOCAL_APIC		0
 #define MADT_LOCAL_X2APIC	9
+#define MADT_GICC		11
 #define MADT_LOCAL_APIC_LEN	8u
 #define MADT_LOCAL_X2APIC_LEN	16u
+#define MADT_GICC_LEN		76u	/* ACPI 5.1's, which ends with the MPIDR */
+#define MADT_GICC_MPIDR		68u
+#define MPIDR_AFFINITY_BITS	0xff00ffffffULL	/* Aff3, Aff2..Aff0 */
 #define MADT_ENABLED		(1u << 0)
 #define MADT_ONLINE_CAPABLE	(1u << 1)
 #define MADT_ONLINE_CAPABLE_REV	5	/* bit 1 means something from here */
@@ -39,6 +53,7 @@
 
 struct madt_cpu {
 	unsigned long id;
+	enum cpu_enable_method method;
 	bool usable;
 	bool valid;
 };
@@ -52,6 +67,7 @@ static bool madt_entry(const uint8_t *e, uint8_t rev, struct madt_cpu *cpu)
 {
 	uint32_t flags;
 
+	cpu->method = CPU_ENABLE_INIT_SIPI;
 	switch (e[0]) {
 	case MADT_LOCAL_APIC:
 		cpu->id = e[3];
@@ -63,6 +79,13 @@ static bool madt_entry(const uint8_t *e, uint8_t rev, struct madt_cpu *cpu)
 		cpu->valid = load_le32(e + 4) != X2APIC_ID_INVALID;
 		flags = load_le32(e + 8);
 		break;
+	case MADT_GICC:
+		cpu->id = (unsigned long)(load_le64(e + MADT_GICC_MPIDR) &
+					  MPIDR_AFFINITY_BITS);
+		cpu->method = CPU_ENABLE_PSCI;
+		cpu->valid = true;
+		cpu->usable = load_le32(e + 12) & MADT_ENABLED;
+		return true;
 	default:
 		return false;
 	}
@@ -78,6 +101,7 @@ static uint8_t madt_min_len(uint8_t type)
 	switch (type) {
 	case MADT_LOCAL_APIC:	return MADT_LOCAL_APIC_LEN;
 	case MADT_LOCAL_X2APIC:	return MADT_LOCAL_X2APIC_LEN;
+	case MADT_GICC:		return MADT_GICC_LEN;
 	default:		return 2;
 	}
 }
@@ -95,19 +119,41 @@ static bool madt_seen(const uint8_t *madt, uint32_t upto, uint8_t rev,
 	return false;
 }
 
+int acpi_madt_open(struct acpi_tables *t, const uint8_t **madt,
+		   uint32_t *len)
+{
+	int err = acpi_find_table(t, "APIC", 0, madt, len);
+
+	return err ?: acpi_check_entries(t, *madt, *len, MADT_ENTRIES,
+					 madt_min_len);
+}
+
+bool acpi_madt_gicc_hwid(const uint8_t *madt, uint32_t len, uint32_t uid,
+			 unsigned long *hwid)
+{
+	struct madt_cpu cpu;
+
+	for (uint32_t at = MADT_ENTRIES; at < len; at += madt[at + 1]) {
+		if (madt[at] != MADT_GICC || load_le32(madt + at + 8) != uid)
+			continue;
+		madt_entry(madt + at, madt[8], &cpu);
+		*hwid = cpu.id;
+		return true;
+	}
+	return false;
+}
+
 int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 		   struct boot_cpus *out)
 {
 	const uint8_t *madt;
+	bool gicc = false;
 	struct madt_cpu cpu;
 	uint32_t len;
 	uint8_t rev;
 	int err;
 
-	err = acpi_find_table(t, "APIC", 0, &madt, &len);
-	if (err)
-		return err;
-	err = acpi_check_entries(t, madt, len, MADT_ENTRIES, madt_min_len);
+	err = acpi_madt_open(t, &madt, &len);
 	if (err)
 		return err;
 	rev = madt[8];
@@ -121,6 +167,7 @@ int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 	for (uint32_t at = MADT_ENTRIES; at < len; at += madt[at + 1]) {
 		if (!madt_entry(madt + at, rev, &cpu))
 			continue;
+		gicc |= cpu.method == CPU_ENABLE_PSCI;
 		if (cpu.valid && cpu.id == boot_hwid) {
 			if (out->boot_cpu_found)
 				out->nr_unusable++; /* listed twice */
@@ -137,9 +184,11 @@ int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 		}
 		out->cpu[out->nr++] = (struct cpu_desc){
 			.hwid = cpu.id,
-			.method = CPU_ENABLE_INIT_SIPI,
+			.method = cpu.method,
 			.node = -1,
 		};
 	}
+	if (gicc)
+		out->psci = acpi_fadt_psci(t);
 	return 0;
 }

@@ -12,6 +12,11 @@
  *             8 u64 base  16 u64 length  28 u32 flags
  *     type 2, Processor Local x2APIC Affinity (24 bytes):
  *             4 u32 proximity domain  8 u32 x2APIC id  12 u32 flags
+ *     type 3, GICC Affinity (18 bytes): 2 u32 proximity domain
+ *             6 u32 ACPI processor UID  10 u32 flags  14 u32 clock domain
+ *             (the CPU is the MADT's GICC of that UID: its MPIDR
+ *             affinity is the hwid; a UID the MADT does not list is
+ *             skipped, as Linux does)
  *   flags: bit 0 enabled; memory also bit 1 hot-pluggable.
  *   SRAT revision 1 (ACPI 2.0, what QEMU writes) has 8-bit domains: the
  *   upper bytes are read from revision 2 on, as Linux does.
@@ -19,8 +24,8 @@
  * Policy: every entry is walked and checked, and the domains collected,
  * before anything is written to the caller's struct; a malformed SRAT
  * leaves it empty. Entries that are not enabled are skipped (QEMU writes
- * a disabled, empty range after the last node), as are other types (GICC,
- * GIC ITS, generic initiators: not buddyboot's). Proximity domains become
+ * a disabled, empty range after the last node), as are other types (GIC
+ * ITS, generic initiators: not buddyboot's). Proximity domains become
  * node ids in ascending order (include/boot/numa.h).
  */
 #include <boot/acpi.h>
@@ -33,9 +38,11 @@
 #define SRAT_CPU_APIC		0
 #define SRAT_MEMORY		1
 #define SRAT_CPU_X2APIC		2
+#define SRAT_CPU_GICC		3
 #define SRAT_CPU_APIC_LEN	16u
 #define SRAT_MEMORY_LEN		40u
 #define SRAT_CPU_X2APIC_LEN	24u
+#define SRAT_CPU_GICC_LEN	18u
 #define SRAT_ENABLED		(1u << 0)
 #define SRAT_HOTPLUGGABLE	(1u << 1)
 
@@ -48,7 +55,14 @@ struct srat_entry {
 	uint64_t base, size;
 };
 
-static void srat_decode(const uint8_t *e, uint8_t rev, struct srat_entry *d)
+/* The MADT, for GICC Affinity entries' UIDs; @madt NULL without one. */
+struct srat_madt {
+	const uint8_t *madt;
+	uint32_t len;
+};
+
+static void srat_decode(const uint8_t *e, uint8_t rev,
+			const struct srat_madt *m, struct srat_entry *d)
 {
 	uint32_t flags = 0;
 
@@ -79,6 +93,15 @@ static void srat_decode(const uint8_t *e, uint8_t rev, struct srat_entry *d)
 		d->hwid = load_le32(e + 8);
 		flags = load_le32(e + 12);
 		break;
+	case SRAT_CPU_GICC:
+		if (!m->madt || !acpi_madt_gicc_hwid(m->madt, m->len,
+						     load_le32(e + 6),
+						     &d->hwid))
+			return;		/* SRAT_NONE: no such CPU */
+		d->kind = SRAT_CPU;
+		d->pxm = load_le32(e + 2);
+		flags = load_le32(e + 10);
+		break;
 	}
 	d->enabled = flags & SRAT_ENABLED;
 }
@@ -90,6 +113,7 @@ static uint8_t srat_min_len(uint8_t type)
 	case SRAT_CPU_APIC:	return SRAT_CPU_APIC_LEN;
 	case SRAT_MEMORY:	return SRAT_MEMORY_LEN;
 	case SRAT_CPU_X2APIC:	return SRAT_CPU_X2APIC_LEN;
+	case SRAT_CPU_GICC:	return SRAT_CPU_GICC_LEN;
 	default:		return 2;
 	}
 }
@@ -121,8 +145,8 @@ static int pxm_to_nid(const uint32_t *pxm, unsigned int nr, uint32_t v)
 
 /* Walk and check every entry; collect the enabled entries' domains. */
 static int srat_check(struct acpi_tables *t, const uint8_t *srat,
-		      uint32_t len, uint32_t *pxm, unsigned int *nr_pxm,
-		      unsigned int *nr_mem)
+		      uint32_t len, const struct srat_madt *m, uint32_t *pxm,
+		      unsigned int *nr_pxm, unsigned int *nr_mem)
 {
 	int err = acpi_check_entries(t, srat, len, SRAT_ENTRIES, srat_min_len);
 	uint8_t rev = srat[8];
@@ -131,7 +155,7 @@ static int srat_check(struct acpi_tables *t, const uint8_t *srat,
 	if (err)
 		return err;
 	for (uint32_t at = SRAT_ENTRIES; at < len; at += srat[at + 1]) {
-		srat_decode(srat + at, rev, &d);
+		srat_decode(srat + at, rev, m, &d);
 		if (d.kind == SRAT_NONE || !d.enabled)
 			continue;
 		if (d.kind == SRAT_MEM && d.base + d.size < d.base)
@@ -180,7 +204,7 @@ static int srat_conflicts(struct acpi_tables *t, const struct boot_numa *n)
 			if (n->cpu[i].hwid == n->cpu[j].hwid &&
 			    n->cpu[i].nid != n->cpu[j].nid)
 				return acpi_error(t, -EINVAL, "acpi: SRAT puts "
-					"APIC id %#lx in two proximity "
+					"CPU %#lx in two proximity "
 					"domains (%u and %u)", n->cpu[i].hwid,
 					n->pxm[n->cpu[i].nid],
 					n->pxm[n->cpu[j].nid]);
@@ -201,10 +225,21 @@ int acpi_srat_parse(struct acpi_tables *t, const uint8_t *srat, uint32_t len,
 {
 	uint32_t pxm[MAX_NUMNODES];
 	unsigned int nr_pxm = 0, nr_mem = 0;
+	struct srat_madt m = { 0 };
 	struct srat_entry d;
 	int err;
 
-	err = srat_check(t, srat, len, pxm, &nr_pxm, &nr_mem);
+	/*
+	 * Only Arm CPUs need it, and a missing or malformed MADT only
+	 * leaves their entries out: look it up through @t when the SRAT
+	 * came through an opened root (not a lone table, tools/memmap), and
+	 * let its error not stand for the SRAT's.
+	 */
+	if (!t->src || acpi_madt_open(t, &m.madt, &m.len)) {
+		m.madt = NULL;
+		t->error[0] = '\0';
+	}
+	err = srat_check(t, srat, len, &m, pxm, &nr_pxm, &nr_mem);
 	if (err)
 		return err;
 
@@ -212,7 +247,7 @@ int acpi_srat_parse(struct acpi_tables *t, const uint8_t *srat, uint32_t len,
 	memcpy(numa->pxm, pxm, sizeof(pxm));
 	numa->nr_pxm = nr_pxm;
 	for (uint32_t at = SRAT_ENTRIES; at < len; at += srat[at + 1]) {
-		srat_decode(srat + at, srat[8], &d);
+		srat_decode(srat + at, srat[8], &m, &d);
 		if (d.kind != SRAT_NONE && !d.enabled) {
 			numa->nr_disabled++;
 			continue;

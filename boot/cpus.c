@@ -4,8 +4,9 @@
  *
  *   device tree          fdt_read_cpus() on the DTB (riscv64, aarch64)
  *   EFI with a DTB       the same on the configuration table's DTB
- *                        (boot_info_fdt(): aarch64 on AAVMF)
- *   PVH, multiboot2, EFI acpi_read_cpus(): the MADT, through the RSDP the
+ *                        (boot_info_fdt(): aarch64 on AAVMF, acpi=off)
+ *   PVH, multiboot2, EFI acpi_read_cpus(): the MADT (and on Arm the FADT's
+ *                        PSCI conduit), through the RSDP the
  *                        loader gives or the firmware's areas hold
  *                        (acpi_boot_rsdp()); with no RSDP or no MADT,
  *                        the boot CPU alone, said in one line
@@ -40,7 +41,10 @@ static int cpus_from_acpi(enum boot_protocol proto, phys_addr_t info,
 	int err;
 
 	if (!rsdp && boot_info_efi_rsdp(proto, info)) {
-		/* aarch64 under UEFI with ACPI tables instead of a DTB. */
+		/*
+		 * ACPI tables instead of a DTB, on an arch whose
+		 * arch_acpi_map() reads none (riscv64).
+		 */
 		boot_cpu_alone(boot_hwid, out);
 		printk("cpus: the firmware gave ACPI tables (RSDP at %#llx) and "
 		       "no device tree, and %s reads no ACPI: running on the "

@@ -54,7 +54,8 @@ QEMU_UBOOT_ARGS	:= -bios /usr/lib/u-boot/qemu_arm64/u-boot.bin
 # BOOT=efi (mk/efi.mk): AAVMF (Debian's qemu-efi-aarch64, EDK2's
 # ArmVirtQemu) boots EFI/BOOT/BOOTAA64.EFI, which is the Image itself: its
 # header is a PE32+ header too (efi_header.S). acpi=off: with ACPI tables
-# AAVMF hands over those instead of the device tree.
+# AAVMF hands over those instead of the device tree; QEMU_EXTRA="-M
+# virt,acpi=on" boots that way (arch/aarch64/acpi.c, the -acpi- lines).
 EFI_IMAGE_NAME	:= BOOTAA64.EFI
 EFI_IMAGE_FROM	:= $(BUILD_DIR)/Image
 EFI_PACKAGES	:= qemu-efi-aarch64

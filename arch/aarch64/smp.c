@@ -154,7 +154,8 @@ int aarch64_psci_cpu_on(unsigned int cpu, unsigned long hwid,
 	if (cpu_on_conduit == PSCI_CONDUIT_NONE) {
 		pr_err("CPU %u (MPIDR %#lx): enable-method is psci, but there "
 		       "is no usable PSCI (a /psci node with method hvc or "
-		       "smc, version 0.2 or later)\n", cpu, hwid);
+		       "smc, or an ACPI FADT that claims PSCI; version 0.2 or "
+		       "later)\n", cpu, hwid);
 		return -ENODEV;
 	}
 	ret = aarch64_psci_call(PSCI_CPU_ON_64, hwid, entry, context);

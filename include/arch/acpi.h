@@ -1,5 +1,5 @@
 /*
- * acpi.h - what an architecture with ACPI firmware tables (x86_64) tells
+ * acpi.h - what an architecture with ACPI firmware tables (x86_64, aarch64) tells
  * boot/'s ACPI reader: which physical memory it may read, and where the
  * platform's firmware leaves the RSDP when the loader names none.
  *

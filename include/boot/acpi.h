@@ -23,6 +23,7 @@
 
 #include <arch/entry.h>		/* enum boot_protocol */
 #include <boot/bootmem.h>	/* BOOT_ERROR_LEN */
+#include <boot/cpus.h>		/* enum psci_conduit */
 #include <lib/compiler.h>
 #include <lib/types.h>
 
@@ -111,13 +112,15 @@ int acpi_check_entries(struct acpi_tables *t, const uint8_t *table,
 int acpi_error(struct acpi_tables *t, int err, const char *fmt, ...)
 	__printf(3, 4);
 
-struct boot_cpus;
-
 /*
  * acpi_madt_cpus - the CPUs of the MADT ("APIC") that @t leads to:
  * Processor Local APIC (type 0) and Local x2APIC (type 9) entries, usable
  * when enabled (flags bit 0) or, from MADT revision 5 on, online-capable
- * (bit 1). The boot CPU, by @boot_hwid (APIC id), goes to cpu[0] whatever
+ * (bit 1), started with INIT-SIPI-SIPI; GIC CPU interface (GICC, type 11)
+ * entries, usable when enabled, by their MPIDR's affinity bits, started
+ * with PSCI through the conduit of acpi_fadt_psci() (set in @out->psci
+ * when the MADT lists a GICC). The boot CPU, by @boot_hwid (APIC id or
+ * MPIDR affinity), goes to cpu[0] whatever
  * its flags; if it is not listed, cpu[0] still names it and
  * boot_cpu_found stays false. The rest: APIC ids not usable, the invalid
  * ids 0xff (type 0) and 0xffffffff (type 9), and a second usable entry
@@ -128,6 +131,30 @@ struct boot_cpus;
  */
 int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 		   struct boot_cpus *out);
+
+/*
+ * acpi_madt_open - the MADT of @t, found and its entries checked (each
+ * within the table, at least as long as its type needs).
+ * Return: 0 with *@madt and *@len set, -ENOENT, -EINVAL.
+ */
+int acpi_madt_open(struct acpi_tables *t, const uint8_t **madt,
+		   uint32_t *len);
+
+/*
+ * acpi_madt_gicc_hwid - the MPIDR affinity of the GICC whose ACPI
+ * processor UID is @uid, in the MADT @madt of @len bytes that
+ * acpi_madt_open() gave (the SRAT names Arm CPUs by UID).
+ * Return: true with *@hwid set; false when no GICC has that UID.
+ */
+bool acpi_madt_gicc_hwid(const uint8_t *madt, uint32_t len, uint32_t uid,
+			 unsigned long *hwid);
+
+/*
+ * acpi_fadt_psci - the PSCI conduit the FADT's ARM boot flags name: HVC
+ * or SMC when PSCI compliant; PSCI_CONDUIT_NONE, said in one line, for no
+ * FADT, a malformed one, one older than ACPI 5.1, or no PSCI.
+ */
+enum psci_conduit acpi_fadt_psci(struct acpi_tables *t);
 
 /*
  * acpi_boot_rsdp - kernel only (boot/acpi_phys.c): the RSDP the boot

@@ -2,7 +2,7 @@
  * cpus.h - the CPUs the boot information describes.
  *
  * Read from the device tree's /cpus (riscv64, aarch64) or the ACPI MADT
- * (x86_64) by pure readers in boot/, which run on the host and are fuzzed
+ * (x86_64; aarch64 under UEFI with ACPI) by pure readers in boot/, which run on the host and are fuzzed
  * like the memory readers. smp_init() starts every usable CPU in the list.
  */
 #ifndef BOOT_CPUS_H

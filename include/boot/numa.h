@@ -6,8 +6,9 @@
  *                memblock as each region's nid), CPU nodes' numa-node-id
  *                (boot/fdt_cpus.c, in struct cpu_desc.node), /distance-map
  *                (fdt_numa_distances() here)
- *   ACPI         SRAT memory affinity (ranges -> nodes) and processor /
- *                x2APIC affinity (APIC ids -> nodes): acpi_srat_read();
+ *   ACPI         SRAT memory affinity (ranges -> nodes) and processor,
+ *                x2APIC and GICC affinity (APIC ids, MPIDRs -> nodes):
+ *                acpi_srat_read();
  *                SLIT (distances): acpi_slit_read()
  *
  * The readers are pure (host-tested, fuzzed): they validate everything
@@ -89,8 +90,10 @@ void boot_numa_init(struct boot_numa *numa, const char *source);
 
 /*
  * acpi_srat_read - the SRAT's Memory Affinity (type 1), Processor Local
- * APIC/SAPIC Affinity (type 0) and Processor Local x2APIC Affinity
- * (type 2) entries into @numa (others skipped). Entries whose enabled
+ * APIC/SAPIC Affinity (type 0), Processor Local x2APIC Affinity (type 2)
+ * and GICC Affinity (type 3: the CPU is the MADT's GICC of that ACPI
+ * processor UID, by MPIDR; skipped when no GICC has it) entries into
+ * @numa (others skipped). Entries whose enabled
  * flag is clear are skipped (counted). Refused: a table shorter than its
  * 48-byte header, an entry shorter than 2 bytes, running past the table
  * or shorter than its type; a memory range that wraps; more than
@@ -103,7 +106,8 @@ int acpi_srat_read(struct acpi_tables *t, struct boot_numa *numa);
 /*
  * acpi_srat_parse - the same on the SRAT at @srat, @len bytes whose
  * header the caller has checked (acpi_find_table(), or memmap on a table
- * dump). Only t->error is used.
+ * dump). A lone table (@t not opened, t->src NULL) has no MADT: its GICC
+ * Affinity entries are skipped. Otherwise only t->error is used.
  */
 int acpi_srat_parse(struct acpi_tables *t, const uint8_t *srat, uint32_t len,
 		    struct boot_numa *numa);

@@ -2,7 +2,8 @@
  * test_acpi.c - the ACPI reader: QEMU's real tables (q35 and pc, -smp 8,
  * captured by tests/fixtures/acpi/capture-qemu.py), tables built here for
  * what QEMU does not produce (RSDP revision 2 and the XSDT, x2APIC
- * entries, online-capable CPUs, more CPUs than NR_CPUS), and a named
+ * entries, online-capable CPUs, more CPUs than NR_CPUS), Arm's tables
+ * (GICC entries, the FADT's PSCI flags, SRAT GICC affinity), and a named
  * refusal for each malformed input.
  *
  * usage: test-acpi FIXTURE_DIR
@@ -363,6 +364,114 @@ static bool madt_flags_x2apic_and_online_capable(void)
 	return true;
 }
 
+/* SRAT bodies: the reserved fields, then entries (srat_begin()). */
+static uint8_t srat_body[8192];
+static size_t srat_len;
+
+/* A GICC entry of @len bytes (76: ACPI 5.1, 80: 6.0, 82: 6.5). */
+static void gicc(uint32_t uid, uint64_t mpidr, uint32_t flags, uint8_t len)
+{
+	uint8_t *e = madt_body + madt_len;
+
+	memset(e, 0, len);
+	e[0] = 11;
+	e[1] = len;
+	put32(e + 4, uid);		/* CPU interface number */
+	put32(e + 8, uid);
+	put32(e + 12, flags);
+	put64(e + 68, mpidr);
+	madt_len += len;
+}
+
+/*
+ * RSDP 2 -> XSDT -> the MADT built, a FADT of @fadt_len bytes (0: none)
+ * with ARM boot flags @arm_flags, and the SRAT built when @srat.
+ */
+static void build_arm(uint32_t fadt_len, uint16_t arm_flags, bool srat)
+{
+	static uint8_t fadt[276 - 36];
+	size_t offs[3] = { 0 }, xsdt;
+
+	reset();
+	used = 64;
+	offs[0] = table("APIC", 5, madt_body, madt_len);
+	if (fadt_len) {
+		memset(fadt, 0, sizeof(fadt));
+		if (fadt_len >= 131) {
+			fadt[129 - 36] = arm_flags & 0xff;
+			fadt[130 - 36] = arm_flags >> 8;
+		}
+		offs[1] = table("FACP", 6, fadt, fadt_len - 36);
+	}
+	if (srat)
+		offs[2] = table("SRAT", 3, srat_body, srat_len);
+	xsdt = root("XSDT", offs, 3);
+	rsdp_at(RSDP_OFF, 2, 0, phys(xsdt));
+}
+
+/*
+ * Arm: GICC entries, by their MPIDR's affinity bits (Aff3 and Aff2..0;
+ * the rest masked), usable when enabled (an online-capable one, bit 3,
+ * is for hot-add: not started); PSCI through the FADT's conduit.
+ */
+static bool madt_gicc_and_fadt_psci(void)
+{
+	static const struct {
+		uint32_t fadt_len;
+		uint16_t flags;
+		enum psci_conduit want;
+	} fadts[] = {
+		{ 276, 3, PSCI_CONDUIT_HVC },	/* PSCI compliant, use HVC */
+		{ 276, 1, PSCI_CONDUIT_SMC },
+		{ 276, 0, PSCI_CONDUIT_NONE },	/* not PSCI: the parking protocol */
+		{ 131, 3, PSCI_CONDUIT_HVC },	/* ACPI 5.1's, just long enough */
+		{ 130, 3, PSCI_CONDUIT_NONE },	/* too old to have the field */
+		{ 0, 0, PSCI_CONDUIT_NONE },	/* no FADT */
+	};
+
+	madt_begin();
+	gicc(0, 0x80000000ull, 1, 80);		/* bit 31 (RES1) masked */
+	gicc(1, 0x0000000100ull, 1, 76);	/* Aff1 1 */
+	gicc(2, 0x3f00010203ull, 1, 82);	/* Aff3, Aff2..Aff0 */
+	gicc(3, 0x0000000001ull, 0, 80);	/* disabled */
+	gicc(4, 0x0000000002ull, 8, 80);	/* online-capable only */
+	gicc(5, 0x0000000100ull, 1, 80);	/* a second entry for 0x100 */
+	for (size_t i = 0; i < ARRAY_SIZE(fadts); i++) {
+		build_arm(fadts[i].fadt_len, fadts[i].flags, false);
+		EXPECT(read_cpus(0x3f00010203ul) == 0, "%s", t.error);
+		EXPECT(cpus.nr == 3 && cpus.boot_cpu_found &&
+		       cpus.nr_unusable == 3, "nr %u found %d unusable %u",
+		       cpus.nr, cpus.boot_cpu_found, cpus.nr_unusable);
+		EXPECT(cpus.cpu[0].hwid == 0x3f00010203ul &&
+		       cpus.cpu[1].hwid == 0 && cpus.cpu[2].hwid == 0x100 &&
+		       cpus.cpu[1].method == CPU_ENABLE_PSCI &&
+		       cpus.cpu[2].method == CPU_ENABLE_PSCI,
+		       "%#lx %#lx %#lx", cpus.cpu[0].hwid, cpus.cpu[1].hwid,
+		       cpus.cpu[2].hwid);
+		EXPECT(cpus.psci == fadts[i].want, "FADT of %u bytes, flags "
+		       "%u: conduit %d, expected %d", fadts[i].fadt_len,
+		       fadts[i].flags, cpus.psci, fadts[i].want);
+	}
+	/* A GICC too short to hold the MPIDR: the MADT is refused. */
+	madt_begin();
+	gicc(0, 0, 1, 80);
+	madt_body[8 + 1] = 72;
+	madt_len -= 8;
+	build_arm(276, 3, false);
+	memset(&cpus, 0xa5, sizeof(cpus));
+	EXPECT_ACPI_ERROR(read_cpus(0), -EINVAL, "too short for its type");
+	EXPECT(cpus.nr == 0xa5a5a5a5, "the list was written");
+	/* x86's MADT leaves the conduit alone: no GICC, no FADT read. */
+	madt_begin();
+	lapic(0, 1);
+	lapic(1, 1);
+	build_arm(276, 3, false);
+	EXPECT(read_cpus(0) == 0 && cpus.psci == PSCI_CONDUIT_NONE &&
+	       cpus.cpu[1].method == CPU_ENABLE_INIT_SIPI, "conduit %d",
+	       cpus.psci);
+	return true;
+}
+
 static bool madt_boot_cpu_missing_or_disabled(void)
 {
 	madt_begin();
@@ -672,9 +781,7 @@ static bool qemu_q35_numa4(void)
 	return true;
 }
 
-static uint8_t srat_body[8192];
 static size_t slit_off;
-static size_t srat_len;
 
 static void srat_begin(void)
 {
@@ -708,6 +815,19 @@ static void srat_x2apic(uint32_t pxm, uint32_t id, uint32_t flags)
 	put32(e + 8, id);
 	put32(e + 12, flags);
 	srat_len += 24;
+}
+
+/* GICC Affinity: an Arm CPU by its ACPI processor UID. */
+static void srat_gicc(uint32_t pxm, uint32_t uid, uint32_t flags)
+{
+	uint8_t *e = srat_body + srat_len;
+
+	e[0] = 3;
+	e[1] = 18;
+	put32(e + 2, pxm);
+	put32(e + 6, uid);
+	put32(e + 10, flags);
+	srat_len += 18;
 }
 
 static void srat_mem(uint32_t pxm, uint64_t base, uint64_t size,
@@ -803,6 +923,60 @@ static bool srat_domains_flags_and_slit(void)
 	return true;
 }
 
+/*
+ * Arm CPUs in the SRAT: GICC Affinity names a CPU by ACPI processor UID,
+ * which the MADT's GICC of that UID turns into its MPIDR affinity; a UID
+ * the MADT does not list is skipped, and without a MADT all are.
+ */
+static bool srat_gicc_affinity(void)
+{
+	madt_begin();
+	gicc(10, 0x000, 1, 80);
+	gicc(11, 0x001, 1, 80);
+	gicc(12, 0x100, 1, 80);
+	srat_begin();
+	srat_mem(0, 0x40000000, 0x10000000, 1);
+	srat_mem(1, 0x50000000, 0x10000000, 1);
+	srat_gicc(0, 10, 1);
+	srat_gicc(1, 11, 1);
+	srat_gicc(1, 12, 1);
+	srat_gicc(2, 99, 1);	/* no such UID: domain 2 is not named */
+	srat_gicc(1, 10, 0);	/* disabled */
+	build_arm(276, 3, true);
+	EXPECT(srat_read() == 0, "%s", t.error);
+	EXPECT(numa.nr_pxm == 2 && numa.nr_mem == 2 && numa.nr_cpu == 3 &&
+	       numa.nr_disabled == 1, "%u domains, %u ranges, %u cpus, %u "
+	       "disabled", numa.nr_pxm, numa.nr_mem, numa.nr_cpu,
+	       numa.nr_disabled);
+	EXPECT(numa.cpu[0].hwid == 0 && numa.cpu[0].nid == 0 &&
+	       numa.cpu[1].hwid == 1 && numa.cpu[1].nid == 1 &&
+	       numa.cpu[2].hwid == 0x100 && numa.cpu[2].nid == 1, "cpus");
+	/* One MPIDR in two domains is refused like one APIC id. */
+	srat_gicc(0, 12, 1);
+	build_arm(276, 3, true);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "CPU 0x100 in two proximity");
+	/* No MADT: the memory ranges still count, the CPUs are skipped. */
+	reset();
+	used = 64;
+	{
+		size_t offs[1], xsdt;
+
+		offs[0] = table("SRAT", 3, srat_body, srat_len);
+		xsdt = root("XSDT", offs, 1);
+		rsdp_at(RSDP_OFF, 2, 0, phys(xsdt));
+	}
+	EXPECT(srat_read() == 0 && numa.nr_mem == 2 && numa.nr_cpu == 0,
+	       "%s: %u ranges %u cpus", t.error, numa.nr_mem, numa.nr_cpu);
+	/* A short GICC Affinity entry is refused. */
+	srat_begin();
+	srat_gicc(0, 10, 1);
+	srat_body[12 + 1] = 14;
+	srat_len -= 4;
+	build_arm(276, 3, true);
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "too short for its type");
+	return true;
+}
+
 /* Each malformed SRAT: refused with its reason, nothing taken. */
 static bool srat_refusals(void)
 {
@@ -836,7 +1010,7 @@ static bool srat_refusals(void)
 	srat_cpu(0, 4, 1);
 	srat_x2apic(1, 4, 1);
 	build_numa(1, NULL, 0);
-	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "APIC id 0x4 in two");
+	EXPECT_ACPI_ERROR(srat_read(), -EINVAL, "CPU 0x4 in two");
 
 	srat_begin();
 	for (uint32_t d = 0; d <= MAX_NUMNODES; d++)
@@ -909,6 +1083,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(madt_boot_cpu_missing_or_disabled),
 	HOST_TEST(madt_more_cpus_than_nr_cpus),
 	HOST_TEST(madt_refusals),
+	HOST_TEST(madt_gicc_and_fadt_psci),
 	HOST_TEST(rsdp_refusals),
 	HOST_TEST(table_refusals),
 	HOST_TEST(scan_alignment_and_revision_2),
@@ -916,6 +1091,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(qemu_q35_numa2),
 	HOST_TEST(qemu_q35_numa4),
 	HOST_TEST(srat_domains_flags_and_slit),
+	HOST_TEST(srat_gicc_affinity),
 	HOST_TEST(srat_refusals),
 	HOST_TEST(slit_refusals),
 };
