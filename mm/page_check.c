@@ -305,8 +305,8 @@ static void check_list(struct census *c, const struct zone *zone,
 
 /*
  * The zone's depot: a sane number of batches, each of a cached order,
- * sized as a list, holding cached blocks of that order in the zone,
- * which count in @listed with the lists'.
+ * holding 1..PCP_BATCH_BLOCKS(order) cached blocks of that order in the
+ * zone, which count in @listed with the lists'.
  */
 static void check_pcp_depot(struct census *c, struct zone *zone,
 			    unsigned long *listed)
@@ -321,7 +321,8 @@ static void check_pcp_depot(struct census *c, struct zone *zone,
 	for (unsigned int i = 0; i < d->nr; i++) {
 		const struct pcp_batch *b = &d->batch[i];
 
-		if (b->order >= NR_PCP_ORDERS || b->nr > PCP_LIST_SLOTS) {
+		if (b->order >= NR_PCP_ORDERS || !b->nr ||
+		    b->nr > PCP_BATCH_BLOCKS(b->order)) {
 			problem(c, "node %d zone %s: depot batch %u: %u blocks "
 				"of order %u", zone->node, zone->name, i, b->nr,
 				b->order);

@@ -125,66 +125,95 @@ static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
 }
 
 /*
- * Under @zone's lock: leave the blocks of @pcp's list of @order above
- * @keep in the depot as one batch. Return: false when the depot is full
- * (nothing moved).
+ * Under @zone's lock: the newest depot batch of @order, or NULL. Only it
+ * may have room: pcp_depot_put() fills it before it starts another, and
+ * pcp_depot_take() takes from it alone.
  */
-static bool pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
+static struct pcp_batch *pcp_depot_newest(struct pcp_depot *d,
+					  unsigned int order)
+{
+	for (unsigned int i = d->nr; i-- > 0;)
+		if (d->batch[i].order == order)
+			return &d->batch[i];
+	return NULL;
+}
+
+/*
+ * Under @zone's lock: move the blocks of @pcp's list of @order above
+ * @keep to the depot, the hottest last: into the newest batch of that
+ * order while it has room (a batch holds PCP_BATCH_BLOCKS(order) blocks,
+ * 64 pages), then into new batches while the depot has room. So a list
+ * whose batch is a block or two still hands whole batches on. What does
+ * not fit stays listed, for __pcp_drain().
+ */
+static void pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
 			  unsigned int order, unsigned int keep)
 {
 	struct pcp_depot *d = &zone->pcp_depot;
 	unsigned long n = pcp->lists[order].nr;
-	struct pcp_batch *b;
 
-	if (d->nr == PCP_DEPOT_BATCHES || n <= keep)
-		return false;
-	b = &d->batch[d->nr];
-	WRITE_ONCE(b->order, order);
-	memcpy(b->slot, &pcp->lists[order].slot[keep],
-	       (n - keep) * sizeof(b->slot[0]));
-	WRITE_ONCE(b->nr, (unsigned int)(n - keep));
-	WRITE_ONCE(d->nr, d->nr + 1);
-	WRITE_ONCE(pcp->lists[order].nr, keep);
-	return true;
+	while (n > keep) {
+		struct pcp_batch *b = pcp_depot_newest(d, order);
+		unsigned int move;
+
+		if (!b || b->nr == PCP_BATCH_BLOCKS(order)) {
+			if (d->nr == PCP_DEPOT_BATCHES)
+				break;
+			b = &d->batch[d->nr];
+			WRITE_ONCE(b->order, order);
+			WRITE_ONCE(b->nr, 0U);
+			WRITE_ONCE(d->nr, d->nr + 1);
+		}
+		move = (unsigned int)MIN(n - keep,
+					 (unsigned long)(PCP_BATCH_BLOCKS(order) - b->nr));
+		n -= move;
+		memcpy(&b->slot[b->nr], &pcp->lists[order].slot[n],
+		       move * sizeof(b->slot[0]));
+		WRITE_ONCE(b->nr, b->nr + move);
+	}
+	WRITE_ONCE(pcp->lists[order].nr, n);
 }
 
-/* Under @zone's lock: take out the depot's batch @i (its blocks are moved). */
+/*
+ * Under @zone's lock: take out the depot's empty batch @i, the newer ones
+ * moving down one place, so that the batches stay oldest first.
+ */
 static void pcp_depot_remove(struct pcp_depot *d, unsigned int i)
 {
-	struct pcp_batch *last = &d->batch[d->nr - 1];
+	for (; i + 1 < d->nr; i++) {
+		const struct pcp_batch *next = &d->batch[i + 1];
 
-	if (&d->batch[i] != last) {
-		WRITE_ONCE(d->batch[i].order, last->order);
-		memcpy(d->batch[i].slot, last->slot,
-		       last->nr * sizeof(last->slot[0]));
-		WRITE_ONCE(d->batch[i].nr, last->nr);
+		WRITE_ONCE(d->batch[i].order, next->order);
+		memcpy(d->batch[i].slot, next->slot,
+		       next->nr * sizeof(next->slot[0]));
+		WRITE_ONCE(d->batch[i].nr, next->nr);
 	}
-	WRITE_ONCE(last->nr, 0U);
+	WRITE_ONCE(d->batch[d->nr - 1].nr, 0U);
 	WRITE_ONCE(d->nr, d->nr - 1);
 }
 
 /*
- * Under @zone's lock: fill @pcp's empty list of @order with the newest
- * depot batch of that order that the list can hold, with one block
- * more (the one about to be handed out). Return: whether there was one.
+ * Under @zone's lock: fill @pcp's empty list of @order with up to @want
+ * blocks (one of them about to be handed out) from the top of the newest
+ * depot batch of that order, the hottest. Return: whether there was one.
  */
 static bool pcp_depot_take(struct zone *zone, struct per_cpu_pages *pcp,
-			   unsigned int order)
+			   unsigned int order, unsigned int want)
 {
 	struct pcp_depot *d = &zone->pcp_depot;
+	struct pcp_batch *b = pcp_depot_newest(d, order);
+	unsigned int take;
 
-	for (unsigned int i = d->nr; i-- > 0;) {
-		struct pcp_batch *b = &d->batch[i];
-
-		if (b->order != order || b->nr > pcp_list_max(pcp, order) + 1U)
-			continue;
-		memcpy(pcp->lists[order].slot, b->slot,
-		       b->nr * sizeof(b->slot[0]));
-		WRITE_ONCE(pcp->lists[order].nr, (unsigned long)b->nr);
-		pcp_depot_remove(d, i);
-		return true;
-	}
-	return false;
+	if (!b)
+		return false;
+	take = MIN(b->nr, want);
+	memcpy(pcp->lists[order].slot, &b->slot[b->nr - take],
+	       take * sizeof(b->slot[0]));
+	WRITE_ONCE(pcp->lists[order].nr, (unsigned long)take);
+	WRITE_ONCE(b->nr, b->nr - take);
+	if (!b->nr)
+		pcp_depot_remove(d, (unsigned int)(b - d->batch));
+	return true;
 }
 
 /* Under @zone's lock: every depot batch back to the buddy lists. */
@@ -346,7 +375,7 @@ static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 		big = MAX_PAGE_ORDER;
 	zone_lock(zone);
 	/* A batch another CPU left: no split, and its merge never happened. */
-	if (zone->pcp_depot.nr && pcp_depot_take(zone, pcp, order)) {
+	if (zone->pcp_depot.nr && pcp_depot_take(zone, pcp, order, want)) {
 		zone_unlock(zone);
 		return pcp_pop(pcp, order);
 	}
@@ -413,12 +442,12 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 		}
 		/*
 		 * At least one block, a batch's worth when the list has it:
-		 * to the depot, for the next CPU that runs dry, or to the
-		 * buddy lists when the depot is full.
+		 * to the depot, for the next CPU that runs dry, and what the
+		 * depot has no room for to the buddy lists.
 		 */
 		keep = n - MIN(n, MAX((unsigned long)pcp->batch >> order, 1UL));
-		if (!pcp_depot_put(zone, pcp, order, keep))
-			__pcp_drain(zone, pcp, order, keep);
+		pcp_depot_put(zone, pcp, order, keep);
+		__pcp_drain(zone, pcp, order, keep);
 		zone_unlock(zone);
 		n = pcp->lists[order].nr;
 	}

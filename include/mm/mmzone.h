@@ -83,15 +83,24 @@ struct pglist_data;
  * and drained (drain_all_pages()) with the lists' blocks.
  */
 #define PCP_DEPOT_BATCHES	4
+/*
+ * Blocks of @order a depot batch holds: 64 pages, so that the depot's
+ * four batches cache at most 256 pages (1 MiB with 4 KiB pages).
+ */
+#define PCP_BATCH_BLOCKS(order)	((unsigned int)PCP_LIST_SLOTS >> (order))
 
 struct pcp_batch {
 	unsigned int order;
-	unsigned int nr;		/* blocks in slot[] */
+	unsigned int nr;		/* blocks in slot[]: 1..PCP_BATCH_BLOCKS(order) */
 	struct page *slot[PCP_LIST_SLOTS];
 };
 
 struct pcp_depot {
-	unsigned int nr;		/* batches in use: batch[0..nr) */
+	/*
+	 * Batches in use: batch[0..nr), oldest first. Of each order only
+	 * the newest may have room (pcp_depot_put() fills it first).
+	 */
+	unsigned int nr;
 	struct pcp_batch batch[PCP_DEPOT_BATCHES];
 };
 

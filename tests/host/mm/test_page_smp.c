@@ -21,6 +21,10 @@
  *                       cached: counted, checked, a second free refused),
  *                       a CPU with an empty list takes one, and
  *                       drain_all_pages() empties the depot.
+ *   depot_gathers_small_batches  on a small machine (batch 1), the blocks
+ *                       each free past a full list hands the depot
+ *                       gather into full batches, and a refill takes
+ *                       from the newest one's top.
  *   busy_cpu_keeps_its_pages  a CPU busy with no poll point and not away
  *                       keeps its cached pages: an exhaustion gets all the
  *                       others after a bounded wait and names it.
@@ -496,6 +500,7 @@ static bool double_free_cached(void)
 struct depot_worker {
 	struct page **pages;
 	unsigned long n;
+	unsigned int order;
 };
 
 static void *depot_take_many(void *arg)
@@ -503,7 +508,7 @@ static void *depot_take_many(void *arg)
 	struct depot_worker *d = arg;
 
 	for (unsigned long i = 0; i < d->n; i++)
-		d->pages[i] = alloc_pages(0, 0);
+		d->pages[i] = alloc_pages(0, d->order);
 	return NULL;
 }
 
@@ -511,7 +516,7 @@ static void *depot_take_one(void *arg)
 {
 	struct depot_worker *d = arg;
 
-	d->pages[0] = alloc_pages(0, 0);
+	d->pages[0] = alloc_pages(0, d->order);
 	return NULL;
 }
 
@@ -529,6 +534,7 @@ static bool depot_hands_batches_on(void)
 	if (!smp_machine(&own))
 		return false;
 	many.n = 4UL * (unsigned long)pcp_high();
+	many.order = 0;
 	many.pages = calloc(many.n, sizeof(*many.pages));
 	EXPECT(many.pages && pcp_batch() > 1, "batch %d", pcp_batch());
 	EXPECT(!pthread_create(&t, NULL, depot_take_many, &many), "thread");
@@ -562,6 +568,7 @@ static bool depot_hands_batches_on(void)
 	nr_newest = d->batch[batches - 1].nr;
 	memcpy(newest, d->batch[batches - 1].slot, nr_newest * sizeof(newest[0]));
 	one.n = 1;
+	one.order = 0;
 	one.pages = &got;
 	EXPECT(!pthread_create(&t, NULL, depot_take_one, &one), "thread");
 	smp_join(t);
@@ -585,6 +592,87 @@ static bool depot_hands_batches_on(void)
 	EXPECT(d->nr == 0, "%u batches after drain_all_pages()", d->nr);
 	free(many.pages);
 	return all_back(&own);
+}
+
+/*
+ * A small machine (7168 pages: batch 1, a list of 57 pages, 7 blocks of
+ * order 3): each free past a full list hands the depot one block. They
+ * gather into the newest batch of their order, up to its 64 pages, so
+ * that the depot's four batches are not filled by one block each; a CPU
+ * whose list is empty takes a refill's worth (one block here) from the
+ * top of the newest.
+ */
+#define SMALL_PAGES	7168UL
+
+static bool depot_gathers_small_batches(void)
+{
+	const unsigned int order = 3;
+	struct depot_worker many, one;
+	struct page *got = NULL, *top;
+	unsigned long overflow, blocks = 0;
+	unsigned int list;
+	struct pcp_depot *d;
+	struct owners own;
+	pthread_t t;
+
+	machine_map(4 * SZ_1G);
+	EXPECT(memblock_add(STD_BASE, SMALL_PAGES * PAGE_SIZE) == 0, "bank");
+	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	managed = nr_free_pages();
+	owners_init(&own, PHYS_PFN(STD_BASE), PHYS_PFN(3 * SZ_1G + SZ_1M - STD_BASE));
+	smp_fail_reset();
+	drain_all_pages();
+	list = (unsigned int)pcp_high() >> order;
+	EXPECT(pcp_batch() == 1 && list > 1 && list < PCP_BATCH_BLOCKS(order),
+	       "batch %d, high %d: %u blocks of order %u a list", pcp_batch(),
+	       pcp_high(), list, order);
+	overflow = 2UL * PCP_BATCH_BLOCKS(order);
+	many.n = list + overflow;
+	many.order = order;
+	many.pages = calloc(many.n, sizeof(*many.pages));
+	EXPECT(many.pages, "calloc");
+	EXPECT(!pthread_create(&t, NULL, depot_take_many, &many), "thread");
+	smp_join(t);
+	for (unsigned long i = 0; i < many.n; i++) {
+		EXPECT(many.pages[i], "block %lu of %lu", i, many.n);
+		EXPECT(owners_claim(&own, many.pages[i], order), "block %lu", i);
+		EXPECT(owners_release(&own, many.pages[i], order), "block %lu", i);
+		__free_pages(many.pages[i], order);
+	}
+	d = &page_zone(many.pages[0])->pcp_depot;
+	for (unsigned int i = 0; i < d->nr; i++)
+		blocks += d->batch[i].nr;
+	EXPECT(d->nr == 2 && d->batch[0].order == order &&
+	       d->batch[0].nr == PCP_BATCH_BLOCKS(order) &&
+	       d->batch[1].nr == PCP_BATCH_BLOCKS(order),
+	       "%lu blocks of order %u in %u depot batches (the first of %u) "
+	       "after %lu frees onto a list of %u; %lu expected in 2, both "
+	       "full", blocks, order, d->nr, d->batch[0].nr,
+	       many.n, list, overflow);
+	EXPECT_SOUND();
+	/* A CPU with an empty list: a refill's worth from the newest's top. */
+	top = d->batch[1].slot[d->batch[1].nr - 1];
+	one.n = 1;
+	one.order = order;
+	one.pages = &got;
+	EXPECT(!pthread_create(&t, NULL, depot_take_one, &one), "thread");
+	smp_join(t);
+	EXPECT(got == top && d->nr == 2 &&
+	       d->batch[1].nr == PCP_BATCH_BLOCKS(order) - 1,
+	       "the refill took %p (the newest batch's top: %p), leaving %u "
+	       "batches, the newest of %u", (void *)got, (void *)top, d->nr,
+	       d->batch[1].nr);
+	__free_pages(got, order);
+	EXPECT_SOUND();
+	drain_all_pages();
+	EXPECT(d->nr == 0, "%u batches after drain_all_pages()", d->nr);
+	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
+	       nr_free_pages(), managed);
+	EXPECT_SOUND();
+	free(many.pages);
+	owners_free(&own);
+	return !smp_failed();
 }
 
 /*
@@ -696,6 +784,7 @@ int main(void)
 		HOST_TEST(double_free_cached),
 		HOST_TEST(checker_sees_pcp),
 		HOST_TEST(depot_hands_batches_on),
+		HOST_TEST(depot_gathers_small_batches),
 		HOST_TEST(busy_cpu_keeps_its_pages),
 		HOST_TEST(exhaust_one_1_holder),
 		HOST_TEST(exhaust_one_3_holders),
