@@ -110,4 +110,10 @@ endif
 
 CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(filter 0,$(SELFTESTS)),-product)
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
+# The objects. A FAULT image differs from its test image only by the files
+# it links (a fault case, or a variant in place of the verdict), never by a
+# flag: it compiles into the test image's tree and links into its own
+# BUILD_DIR, so check-runner's fault images rebuild a file or two, not the
+# kernel. Whoever builds in parallel locks OBJ_DIR (tests/runner/jobs.py).
+OBJ_DIR		:= $(BUILD_ROOT)/$(subst -fault-$(FAULT),,$(CONFIG_NAME))
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -44,7 +44,7 @@ SELFTEST_SRCS	:= $(ARCH_TEST_SRCS) \
 endif
 KERNEL_SRCS	:= $(COMMON_SRCS) $(filter-out $(ARCH_TEST_SRCS),$(ARCH_SRCS)) \
 		   $(SELFTEST_SRCS)
-KERNEL_OBJS	:= $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(KERNEL_SRCS)))
+KERNEL_OBJS	:= $(patsubst %,$(OBJ_DIR)/%.o,$(basename $(KERNEL_SRCS)))
 # The linker script: the port's own arch/<arch>/image.lds.S if it has one
 # (x86_64), else the shared template linker/image.lds.S with the port's
 # arch/<arch>/image.lds.h; both use linker/sections.lds.h. Preprocessed
@@ -75,12 +75,12 @@ KERNEL_LDFLAGS	:= -nostdlib -static -no-pie -Wl,--build-id=none \
 		   -Wl,-T,$(LINKER_SCRIPT) -Wl,-Map,$(BUILD_DIR)/buddyboot.map \
 		   $(ARCH_LDFLAGS)
 
-$(BUILD_DIR)/%.o: %.c
+$(OBJ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)echo "  CC      $@"
 	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD_DIR)/%.o: %.S
+$(OBJ_DIR)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(Q)echo "  AS      $@"
 	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@

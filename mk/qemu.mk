@@ -143,4 +143,5 @@ print-qemu:
 	$(info EXIT_DEVICE=$(BOARD_EXIT_DEVICE))
 	$(info KERNEL_ELF=$(KERNEL_ELF))
 	$(info BUILD_DIR=$(BUILD_DIR))
+	$(info OBJ_DIR=$(OBJ_DIR))
 	@:

@@ -75,7 +75,8 @@ class QemuBoot:
         return done
 
     def _build(self, log, build_dir: str) -> subprocess.CompletedProcess:
-        """Build under a lock on the build directory, held across processes
+        """Build under a lock on the object directory (OBJ_DIR, which a
+        test image shares with its FAULT images), held across processes
         (check-runner runs a bbtest of its own): two makes compiling into
         one directory at once would link half-written objects."""
         os.makedirs(LOCK_DIR, exist_ok=True)
@@ -114,7 +115,8 @@ class QemuBoot:
         except (ValueError, KeyError) as e:
             return failed_run(f"the expected NUMA topology cannot be read: "
                               f"{e}", info.stdout, log)
-        built = self._build(log, values.get("BUILD_DIR", ""))
+        built = self._build(log, values.get("OBJ_DIR") or
+                            values.get("BUILD_DIR", ""))
         if built.returncode != 0:
             return failed_run(f"build failed: make {args} exited "
                               f"{built.returncode}", built.stdout, log)
