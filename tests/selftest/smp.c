@@ -14,7 +14,9 @@
  * They run in this order (the torture cases in the next stages).
  * Each torture case runs on every CPU at once through on_each_cpu(), from
  * a common start, for at most TORTURE_NS or TORTURE_MAX_ITERATIONS (so
- * that 8 emulated CPUs on 2 host cores stay within seconds), and each
+ * that 8 emulated CPUs on 2 host cores stay within seconds) and at least
+ * TORTURE_MIN_ITERATIONS (an emulated CPU the host does not run until
+ * the window has closed still takes its turns), and each
  * CPU counts its own iterations in its per-CPU area:
  * the shared totals must equal the sum of those, exactly. Where the arch
  * cannot start secondary CPUs, each case says so and skips.
@@ -31,6 +33,7 @@
 
 #define TORTURE_NS		(1000ULL * 1000 * 1000)
 #define TORTURE_MAX_ITERATIONS	20000UL
+#define TORTURE_MIN_ITERATIONS	64UL
 
 /* Written by each CPU in its own area only; read by the boot CPU after. */
 struct smp_probe {
@@ -173,8 +176,9 @@ static void lock_torture(void *arg)
 	uint64_t deadline = torture_start(arg);
 
 	p->iterations = 0;
-	while (p->iterations < TORTURE_MAX_ITERATIONS &&
-	       (p->iterations & 15 || arch_clock_ns() < deadline)) {
+	while (p->iterations < TORTURE_MIN_ITERATIONS ||
+	       (p->iterations < TORTURE_MAX_ITERATIONS &&
+		(p->iterations & 15 || arch_clock_ns() < deadline))) {
 		spin_lock(&torture_lock);
 		if (torture_inside != -1)
 			atomic_inc(&torture_overlaps);
@@ -218,8 +222,9 @@ static void atomic_torture(void *arg)
 	uint64_t deadline = torture_start(arg);
 
 	p->iterations = 0;
-	while (p->iterations < TORTURE_MAX_ITERATIONS &&
-	       (p->iterations & 63 || arch_clock_ns() < deadline)) {
+	while (p->iterations < TORTURE_MIN_ITERATIONS ||
+	       (p->iterations < TORTURE_MAX_ITERATIONS &&
+		(p->iterations & 63 || arch_clock_ns() < deadline))) {
 		int old;
 
 		atomic_inc(&atomic_count);
