@@ -110,10 +110,12 @@ endif
 
 CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(filter 0,$(SELFTESTS)),-product)
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
-# The objects. A FAULT image differs from its test image only by the files
-# it links (a fault case, or a variant in place of the verdict), never by a
-# flag: it compiles into the test image's tree and links into its own
-# BUILD_DIR, so check-runner's fault images rebuild a file or two, not the
-# kernel. Whoever builds in parallel locks OBJ_DIR (tests/runner/jobs.py).
-OBJ_DIR		:= $(BUILD_ROOT)/$(subst -fault-$(FAULT),,$(CONFIG_NAME))
+# The objects. A FAULT image, and the product (SELFTESTS=0), differ from
+# the test image only by the files they link (a fault case, a variant in
+# place of the verdict, the product's hooks), never by a flag: they compile
+# into the test image's tree and link into their own BUILD_DIR, so
+# check-runner's fault images and check-product rebuild a file or two, not
+# the kernel. Whoever builds while others may is to hold the runner's lock
+# on OBJ_DIR (tests/runner/build-lock).
+OBJ_DIR		:= $(BUILD_ROOT)/$(patsubst %-product,%,$(subst -fault-$(FAULT),,$(CONFIG_NAME)))
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -98,7 +98,12 @@ $(KERNEL_ELF): $(KERNEL_OBJS) $(LINKER_SCRIPT)
 
 -include $(KERNEL_OBJS:.o=.d)
 
-# For scripts (scripts/lint/check-product.sh): this configuration's folder.
+# For scripts (scripts/lint/check-product.sh): this configuration's folder,
+# and the object tree it shares (OBJ_DIR, mk/config.mk).
 print-build-dir:
 	$(info $(BUILD_DIR))
+	@:
+
+print-obj-dir:
+	$(info $(OBJ_DIR))
 	@:

@@ -7,10 +7,12 @@
 #   scripts/efi/check-images.sh     (from the top of the tree)
 set -u
 
-# Its own build tree: make test builds build/<config> in parallel.
-# $mk and $objdump are command lines, split into words on purpose.
+# The test images' own trees, which make test's matrix lines build in
+# parallel: each build runs under the runner's lock on the tree
+# (tests/runner/build-lock), and finds it built already when a line was
+# first. $mk and $objdump are command lines, split into words on purpose.
 # shellcheck disable=SC2086
-mk="make -s --no-print-directory BUILD_ROOT=build/efi-check"
+mk="make -s --no-print-directory"
 arches=$($mk print-arches)
 # shellcheck source=tests/lib/ktap.sh
 . tests/lib/ktap.sh
@@ -20,7 +22,10 @@ result() {	# result STATUS NAME
 for arch in $arches; do
 	img=$($mk ARCH="$arch" PAGE_SIZE=4K print-efi-image)
 	[ -n "$img" ] || continue
-	out=$($mk ARCH="$arch" PAGE_SIZE=4K "$img" 2>&1 &&
+	objdir=$($mk ARCH="$arch" PAGE_SIZE=4K print-obj-dir)
+	# shellcheck disable=SC2086
+	out=$(tests/runner/build-lock "$objdir" \
+	      $mk ARCH="$arch" PAGE_SIZE=4K "$img" 2>&1 &&
 	      python3 scripts/efi/pecheck.py --machine "$arch" "$img")
 	rc=$?
 	ktap_diag "$out"

@@ -12,7 +12,9 @@
 # script defines around the (here empty) case registry, and the hook
 # boot_selftests() itself, which the product variant defines.
 # The ELF is linked afresh each time: make relinks when an object changes,
-# not when one leaves the list.
+# not when one leaves the list. The product compiles into its test image's
+# object tree (OBJ_DIR, mk/config.mk), which matrix lines may be building
+# at the same time: the make runs under the runner's lock on that tree.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 # shellcheck source=tests/lib/ktap.sh
@@ -23,8 +25,10 @@ TEST_SYMBOLS='selftest|arch_counter|arch_firmware_version|boot_state|bench_|budd
 for arch in $(make -s print-arches); do
 	log=$(mktemp)
 	dir=$(make -s ARCH="$arch" SELFTESTS=0 print-build-dir)
+	objdir=$(make -s ARCH="$arch" SELFTESTS=0 print-obj-dir)
 	rm -f "$dir/buddyboot.elf"
-	if ! make -s -j"$JOBS" ARCH="$arch" SELFTESTS=0 >"$log" 2>&1; then
+	if ! tests/runner/build-lock "$objdir" \
+	     make -s -j"$JOBS" ARCH="$arch" SELFTESTS=0 >"$log" 2>&1; then
 		ktap_diag "$(tail -n 20 "$log")"
 		ktap_result fail "product_builds_$arch"
 		rm -f "$log"

@@ -43,6 +43,13 @@ def failed_run(reason: str, output: str, log) -> process.Run:
     return process.Run(Verdict([reason], Ktap(), 1), 0.0, tail)
 
 
+def lock_path(build_dir: str) -> str:
+    """The file whose exclusive flock guards builds into build_dir."""
+    os.makedirs(LOCK_DIR, exist_ok=True)
+    name = re.sub(r"[^\w.-]", "_", os.path.normpath(build_dir))
+    return os.path.join(LOCK_DIR, name)
+
+
 @dataclass
 class Suite:
     name: str
@@ -76,12 +83,12 @@ class QemuBoot:
 
     def _build(self, log, build_dir: str) -> subprocess.CompletedProcess:
         """Build under a lock on the object directory (OBJ_DIR, which a
-        test image shares with its FAULT images), held across processes
-        (check-runner runs a bbtest of its own): two makes compiling into
-        one directory at once would link half-written objects."""
-        os.makedirs(LOCK_DIR, exist_ok=True)
-        name = re.sub(r"[^\w.-]", "_", os.path.normpath(build_dir))
-        with open(os.path.join(LOCK_DIR, name), "w") as lock:
+        test image shares with its FAULT images and its product), held
+        across processes (check-runner runs a bbtest of its own; the check
+        scripts take it through tests/runner/build-lock): two makes
+        compiling into one directory at once would link half-written
+        objects."""
+        with open(lock_path(build_dir), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             return self._make(log, MAKE_JOBS, "all")
 
