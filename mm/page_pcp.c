@@ -124,6 +124,10 @@ static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
 	WRITE_ONCE(pcp->lists[order].nr, n);
 }
 
+/* Every cached order's batch holds a block at least: put() always moves. */
+_Static_assert(PCP_BATCH_BLOCKS(NR_PCP_ORDERS - 1) >= 1,
+	       "a depot batch of the highest cached order holds no block");
+
 /*
  * Under @zone's lock: the newest depot batch of @order, or NULL. Only it
  * may have room: pcp_depot_put() fills it before it starts another, and

@@ -19,8 +19,6 @@
 #include "sysreg.h"
 #include "translate.h"
 
-#define MAIR_NORMAL_WB	0xffUL		/* mmu.c's Normal write-back */
-
 const void *arch_acpi_map(phys_addr_t pa, size_t len)
 {
 	const phys_addr_t page = (phys_addr_t)1 << PAGE_SHIFT;
@@ -30,7 +28,7 @@ const void *arch_acpi_map(phys_addr_t pa, size_t len)
 	for (phys_addr_t at = pa & ~(page - 1); at < pa + len; at += page) {
 		unsigned long par = translate((uintptr_t)at);
 
-		if ((par & PAR_FAULT) || PAR_ATTR(par) != MAIR_NORMAL_WB)
+		if ((par & PAR_FAULT) || PAR_ATTR(par) != MAIR_ATTR_NORMAL_WB)
 			return NULL;
 	}
 	return phys_to_virt(pa);

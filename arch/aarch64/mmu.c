@@ -76,7 +76,8 @@
 /* MAIR_EL1: index 0 Device-nGnRnE, index 1 Normal write-back RW-allocate. */
 #define MAIR_DEVICE	0
 #define MAIR_NORMAL	1
-#define MAIR_VALUE	(0x00UL << (8 * MAIR_DEVICE) | 0xffUL << (8 * MAIR_NORMAL))
+#define MAIR_VALUE	(MAIR_ATTR_DEVICE_nGnRnE << (8 * MAIR_DEVICE) | \
+			 MAIR_ATTR_NORMAL_WB << (8 * MAIR_NORMAL))
 
 /* TCR_EL1: both halves 39 bits, walks cached and inner shareable. */
 #define TCR_T0SZ	(64UL - VA_BITS)

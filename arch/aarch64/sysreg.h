@@ -21,6 +21,14 @@
 #define SCTLR_C			(1 << 2)
 #define SCTLR_I			(1 << 12)
 
+/*
+ * MAIR_EL1 attribute encodings buddyboot uses: Device-nGnRnE, and Normal
+ * write-back RW-allocate, inner and outer (what PAR_EL1.ATTR reads back
+ * for a page so mapped).
+ */
+#define MAIR_ATTR_DEVICE_nGnRnE	0x00UL
+#define MAIR_ATTR_NORMAL_WB	0xffUL
+
 /* MPIDR_EL1's affinity fields, Aff3 and Aff2..Aff0: a CPU's hwid. */
 #define MPIDR_AFFINITY_MASK	0xff00ffffff
 

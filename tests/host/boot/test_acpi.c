@@ -141,38 +141,45 @@ static void madt_begin(void)
 	madt_len = 8;
 }
 
+/* A zeroed entry of @type and @len bytes at the end of @body (*@end). */
+static uint8_t *entry_add(uint8_t *body, size_t *end, uint8_t type,
+			  uint8_t len)
+{
+	uint8_t *e = body + *end;
+
+	memset(e, 0, len);
+	e[0] = type;
+	e[1] = len;
+	*end += len;
+	return e;
+}
+
+static uint8_t *madt_add(uint8_t type, uint8_t len)
+{
+	return entry_add(madt_body, &madt_len, type, len);
+}
+
 static void lapic(uint8_t id, uint32_t flags)
 {
-	uint8_t *e = madt_body + madt_len;
+	uint8_t *e = madt_add(0, 8);
 
-	e[0] = 0;
-	e[1] = 8;
 	e[2] = id;
 	e[3] = id;
 	put32(e + 4, flags);
-	madt_len += 8;
 }
 
 static void x2apic(uint32_t id, uint32_t flags)
 {
-	uint8_t *e = madt_body + madt_len;
+	uint8_t *e = madt_add(9, 16);
 
-	e[0] = 9;
-	e[1] = 16;
 	put32(e + 4, id);
 	put32(e + 8, flags);
 	put32(e + 12, id);
-	madt_len += 16;
 }
 
 static void io_apic(void)
 {
-	uint8_t *e = madt_body + madt_len;
-
-	e[0] = 1;
-	e[1] = 12;
-	put32(e + 4, 0xfec00000);
-	madt_len += 12;
+	put32(madt_add(1, 12) + 4, 0xfec00000);
 }
 
 /* RSDP revision 2 -> XSDT -> the MADT built (revision @rev). */
@@ -371,16 +378,12 @@ static size_t srat_len;
 /* A GICC entry of @len bytes (76: ACPI 5.1, 80: 6.0, 82: 6.5). */
 static void gicc(uint32_t uid, uint64_t mpidr, uint32_t flags, uint8_t len)
 {
-	uint8_t *e = madt_body + madt_len;
+	uint8_t *e = madt_add(11, len);
 
-	memset(e, 0, len);
-	e[0] = 11;
-	e[1] = len;
 	put32(e + 4, uid);		/* CPU interface number */
 	put32(e + 8, uid);
 	put32(e + 12, flags);
 	put64(e + 68, mpidr);
-	madt_len += len;
 }
 
 /*
@@ -790,58 +793,51 @@ static void srat_begin(void)
 	srat_len = 12;
 }
 
+static uint8_t *srat_add(uint8_t type, uint8_t len)
+{
+	return entry_add(srat_body, &srat_len, type, len);
+}
+
 static void srat_cpu(uint32_t pxm, uint8_t apic, uint32_t flags)
 {
-	uint8_t *e = srat_body + srat_len;
+	uint8_t *e = srat_add(0, 16);
 
-	e[0] = 0;
-	e[1] = 16;
 	e[2] = pxm & 0xff;
 	e[3] = apic;
 	put32(e + 4, flags);
 	e[9] = pxm >> 8;
 	e[10] = pxm >> 16;
 	e[11] = pxm >> 24;
-	srat_len += 16;
 }
 
 static void srat_x2apic(uint32_t pxm, uint32_t id, uint32_t flags)
 {
-	uint8_t *e = srat_body + srat_len;
+	uint8_t *e = srat_add(2, 24);
 
-	e[0] = 2;
-	e[1] = 24;
 	put32(e + 4, pxm);
 	put32(e + 8, id);
 	put32(e + 12, flags);
-	srat_len += 24;
 }
 
 /* GICC Affinity: an Arm CPU by its ACPI processor UID. */
 static void srat_gicc(uint32_t pxm, uint32_t uid, uint32_t flags)
 {
-	uint8_t *e = srat_body + srat_len;
+	uint8_t *e = srat_add(3, 18);
 
-	e[0] = 3;
-	e[1] = 18;
 	put32(e + 2, pxm);
 	put32(e + 6, uid);
 	put32(e + 10, flags);
-	srat_len += 18;
 }
 
 static void srat_mem(uint32_t pxm, uint64_t base, uint64_t size,
 		     uint32_t flags)
 {
-	uint8_t *e = srat_body + srat_len;
+	uint8_t *e = srat_add(1, 40);
 
-	e[0] = 1;
-	e[1] = 40;
 	put32(e + 2, pxm);
 	put64(e + 8, base);
 	put64(e + 16, size);
 	put32(e + 28, flags);
-	srat_len += 40;
 }
 
 /* RSDP 2 -> XSDT -> SRAT (revision @rev) and, if @slit_n, a SLIT. */
