@@ -10,7 +10,10 @@
 # The benchmark must measure neither sanitizers nor spinlock debugging: the
 # memory core is built here again, with host.mk's flags plus
 # -DCONFIG_DEBUG_SPINLOCK=0, into build/bench/mm-default/libmm.a and (with
-# -DCONFIG_MAX_PAGE_ORDER=15) build/bench/mm-order15/libmm.a.
+# -DCONFIG_MAX_PAGE_ORDER=15) build/bench/mm-order15/libmm.a. Its threads
+# are a core each at most, so a lock waiter pauses as a CPU does before
+# it yields the host CPU (BENCH_HOST_FLAGS, see arch/host/include/asm/
+# smp.h). The objects depend on this file: a change of flags rebuilds.
 # One program per allocator, from the same scenario sources, so that every
 # allocator is called directly and no two of them share a process.
 
@@ -26,11 +29,13 @@ BENCH_MM_SRCS	:= $(LIBMM_SRCS)
 BENCH_SRCS	:= bench/main.c bench/common.c bench/scenarios.c bench/mixed.c \
 		   bench/threads.c bench/small.c
 BENCH_PROGS	:= buddy buddy-o15 glibc jemalloc mimalloc
+BENCH_HOST_FLAGS := -DCONFIG_DEBUG_SPINLOCK=0 -DHOST_RELAX_SPINS=1024
 
 # Per program: extra sources, flags, libraries.
 bench_srcs_buddy	:= bench/alloc_buddy.c bench/handoff.c bench/numa.c
 bench_srcs_buddy-o15	:= $(bench_srcs_buddy)
-bench_flags_buddy	:= -DBENCH_BUDDY -Iinclude -Iarch/host/include
+bench_flags_buddy	:= -DBENCH_BUDDY $(BENCH_HOST_FLAGS) -Iinclude \
+			   -Iarch/host/include
 bench_flags_buddy-o15	:= $(bench_flags_buddy) -DCONFIG_MAX_PAGE_ORDER=15
 bench_libs_buddy	:= $(BENCH_DIR)/mm-default/libmm.a
 bench_libs_buddy-o15	:= $(BENCH_DIR)/mm-order15/libmm.a
@@ -43,12 +48,12 @@ bench_libs_jemalloc	:= -ljemalloc
 bench_libs_mimalloc	:= -lmimalloc
 
 # $(call bench_mm,dir,flags): the memory core for the benchmark, spinlock
-# debugging off (CONFIG_DEBUG_SPINLOCK=0), into $(BENCH_DIR)/<dir>/libmm.a.
+# debugging off, into $(BENCH_DIR)/<dir>/libmm.a.
 define bench_mm
-$(BENCH_DIR)/$(1)/%.o: %.c
+$(BENCH_DIR)/$(1)/%.o: %.c mk/bench.mk
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  HOSTCC  $$@"
-	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) -DCONFIG_DEBUG_SPINLOCK=0 $(2) \
+	$(Q)$(HOST_CC) $(HOST_CPPFLAGS) $(BENCH_HOST_FLAGS) $(2) \
 		$(HOST_CFLAGS) -MMD -MP -c $$< -o $$@
 
 $(BENCH_DIR)/$(1)/libmm.a: $(patsubst %.c,$(BENCH_DIR)/$(1)/%.o,$(BENCH_MM_SRCS))
@@ -62,7 +67,7 @@ $(eval $(call bench_mm,mm-order15,-DCONFIG_MAX_PAGE_ORDER=15))
 
 # $(1): program name.
 define bench_prog
-$(BENCH_DIR)/obj/$(1)/%.o: %.c
+$(BENCH_DIR)/obj/$(1)/%.o: %.c mk/bench.mk
 	@mkdir -p $$(dir $$@)
 	$(Q)echo "  CC      $$@"
 	$(Q)$(BENCH_CC) -DBENCH_NAME='"$(1)"' -DBENCH_GP_MAX_ORDER=15 \

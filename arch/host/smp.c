@@ -35,6 +35,7 @@
 
 HOST_TLS bool host_cpu_registered;
 HOST_TLS unsigned long host_percpu_offset;
+HOST_TLS unsigned int host_relax_turns;
 static __thread unsigned int host_cpu_id;
 
 /* Everything below is under cpus_lock. */

@@ -5,9 +5,10 @@
  * The per-CPU offset is a thread-local variable. A thread that has not
  * called in yet gets a CPU number and a per-CPU area on its first
  * this_cpu_ptr() or smp_processor_id(), so that mm/ code runs unchanged
- * on any thread. Spinning yields the host CPU: test threads outnumber the
- * host's cores, and a waiter that spins on while the holder waits for a
- * core only burns time. Interrupts do not exist: irqsave is a no-op.
+ * on any thread. Spinning yields the host CPU (after HOST_RELAX_SPINS
+ * turns, see below): test threads outnumber the host's cores, and a
+ * waiter that spins on while the holder waits for a core only burns
+ * time. Interrupts do not exist: irqsave is a no-op.
  */
 #ifndef ASM_SMP_H
 #define ASM_SMP_H
@@ -24,6 +25,8 @@
 #define HOST_TLS	__thread __attribute__((tls_model("local-exec")))
 extern HOST_TLS bool host_cpu_registered;
 extern HOST_TLS unsigned long host_percpu_offset;
+/* Turns of arch_cpu_relax() since this thread last yielded. */
+extern HOST_TLS unsigned int host_relax_turns;
 
 /* host_cpu_register - number this thread and give it an area. */
 unsigned long host_cpu_register(void);
@@ -53,8 +56,30 @@ static inline void arch_set_percpu_offset(unsigned long off)
 	host_percpu_offset = off;
 }
 
+/*
+ * Pauses before a yield. The tests run more threads than the host has
+ * cores, so there a waiter yields at every turn (1): the holder may be
+ * waiting for its core. The benchmarks run a thread per core at most, as
+ * a CPU is, and build with HOST_RELAX_SPINS=1024 (mk/bench.mk): tens of
+ * microseconds of pauses, longer than a zone or cache lock is held while
+ * its holder runs, so that a contended wait costs what it would on a real
+ * CPU and not a system call per turn.
+ */
+#ifndef HOST_RELAX_SPINS
+#define HOST_RELAX_SPINS	1
+#endif
+
 static inline void arch_cpu_relax(void)
 {
+	if (++host_relax_turns < HOST_RELAX_SPINS) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ volatile("yield" ::: "memory");
+#endif
+		return;
+	}
+	host_relax_turns = 0;
 	sched_yield();
 }
 
