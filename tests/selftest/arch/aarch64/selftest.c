@@ -37,6 +37,14 @@ SELFTEST(aarch64_fixup_resumes, STAGE_BOOT)
 
 #define TCR_TG0(tcr)		((tcr) >> 14 & 3)
 
+/*
+ * The attributes PAR_EL1 reports, spelled out from the Arm ARM rather
+ * than taken from sysreg.h's MAIR_ATTR_*: a wrong encoding there would
+ * otherwise agree with itself here.
+ */
+#define PAR_ATTR_NORMAL_WB_RAWA	0xffUL	/* Normal, inner and outer WB, RA, WA */
+#define PAR_ATTR_DEVICE_nGnRnE	0x00UL
+
 /* What arch_mmu_init() promises, read back through the MMU itself. */
 SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 {
@@ -53,7 +61,7 @@ SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 	par = translate(ram);
 	SELFTEST_EXPECT(!(par & PAR_FAULT) && PAR_PA(par) == ALIGN_DOWN(ram, 4096),
 			"the image at %#lx translates to PAR %#lx", ram, par);
-	SELFTEST_EXPECT(PAR_ATTR(par) == 0xff,
+	SELFTEST_EXPECT(PAR_ATTR(par) == PAR_ATTR_NORMAL_WB_RAWA,
 			"RAM is not Normal write-back (MAIR attr %#lx)",
 			PAR_ATTR(par));
 	SELFTEST_EXPECT(console && !console->port_io,
@@ -63,13 +71,13 @@ SELFTEST(aarch64_mmu_identity_map, STAGE_BOOT)
 	SELFTEST_EXPECT(!(par & PAR_FAULT) &&
 				PAR_PA(par) == ALIGN_DOWN(uart, 4096),
 			"the UART at %#lx translates to PAR %#lx", uart, par);
-	SELFTEST_EXPECT(PAR_ATTR(par) == 0x00,
+	SELFTEST_EXPECT(PAR_ATTR(par) == PAR_ATTR_DEVICE_nGnRnE,
 			"the UART is not Device-nGnRnE (MAIR attr %#lx)",
 			PAR_ATTR(par));
 	return true;
 }
 
-/* @pa maps to itself with MAIR attribute @attr (0xff Normal, 0 Device). */
+/* @pa maps to itself with attribute @attr (PAR_ATTR_*). */
 static bool maps_as(phys_addr_t pa, unsigned long attr, const char *what)
 {
 	unsigned long par = translate((uintptr_t)pa);
@@ -100,17 +108,19 @@ SELFTEST(aarch64_mmu_follows_memory, STAGE_BOOT)
 		if (start >= end || end > limit)
 			continue;
 		ranges++;
-		if (!maps_as(start, 0xff, "the first RAM page") ||
-		    !maps_as(end - PAGE_SIZE, 0xff, "the last RAM page"))
+		if (!maps_as(start, PAR_ATTR_NORMAL_WB_RAWA, "the first RAM page") ||
+		    !maps_as(end - PAGE_SIZE, PAR_ATTR_NORMAL_WB_RAWA,
+			     "the last RAM page"))
 			return false;
 		if (end < limit && !memblock_is_memory(end)) {
 			devices++;
-			if (!maps_as(end, 0x00, "the page after RAM"))
+			if (!maps_as(end, PAR_ATTR_DEVICE_nGnRnE, "the page after RAM"))
 				return false;
 		}
 		if (start && !memblock_is_memory(start - 1)) {
 			devices++;
-			if (!maps_as(start - PAGE_SIZE, 0x00, "the page before RAM"))
+			if (!maps_as(start - PAGE_SIZE, PAR_ATTR_DEVICE_nGnRnE,
+				     "the page before RAM"))
 				return false;
 		}
 	}
