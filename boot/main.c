@@ -10,6 +10,7 @@
  *     -> boot_cpus_init(), boot_numa_init_topology(): find the CPUs and
  *        the NUMA nodes (memblock's node ids, cpu_to_node, distances)
  *     -> memblock_free_all(): the hand-off to the buddy allocator
+ *     -> kmem_cache_init(): the slab allocator's table, for good
  *     -> smp_init(): start the other CPUs (their stacks and per-CPU
  *        areas come from the allocator)
  *     -> boot_selftests(): the image's variant decides the verdict
@@ -132,6 +133,15 @@ void boot_main(enum boot_protocol proto, phys_addr_t info,
 			    "allocator");
 	boot_observe(BOOT_ALLOCATOR_READY, &facts);
 	printk("hand-off: %lu pages to the buddy allocator\n", pages);
+	/*
+	 * The slab table lives as long as the machine (three bytes a page
+	 * of RAM's span): made now, as Linux's mm_core_init() does, its
+	 * blocks come from the top of memory next to the page map, where
+	 * memblock put every other table. Made at the first kmalloc()
+	 * instead, after other work had mixed the free lists, they could
+	 * land in any gigabyte and keep it from alloc_contig_pages().
+	 */
+	kmem_cache_init();
 	show_buddyinfo();
 	boot_smp();
 
