@@ -13,6 +13,11 @@
  *                            object handed out twice. Then every slab is
  *                            given back and the counts, page_alloc_check()
  *                            and slab_check() are as before.
+ *                            The classes are the smallest ones whose
+ *                            slabs, one of each per CPU, fit in a quarter
+ *                            of free memory: with 64K pages a kmalloc-32768
+ *                            slab is 4 MiB, and eight CPUs owning one each
+ *                            of every class would need more than 64 MiB.
  * A machine with one CPU skips it.
  */
 #include <lib/printk.h>
@@ -30,6 +35,7 @@
 static struct {
 	void *table[SMP_TABLE];		/* atomic exchange only */
 	struct kmem_cache *cache;
+	unsigned int nr_classes;	/* kmalloc classes used: 8 << 0.. */
 	unsigned int errors;		/* atomic */
 	void *bad;			/* the first object handed out twice */
 } smp;
@@ -59,13 +65,13 @@ static void every_cpu(void *arg)
 
 	(void)arg;
 	for (unsigned int i = 0; i < SMP_ROUNDS; i++) {
-		unsigned int k = (unsigned int)(rng >> 40) % (NR_KMALLOC_CACHES + 1);
+		unsigned int k = (unsigned int)(rng >> 40) % (smp.nr_classes + 1);
 		void *p, *old;
 		uint64_t was;
 
 		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
-		p = k == NR_KMALLOC_CACHES ? kmem_cache_alloc(smp.cache, GFP_KERNEL)
-					   : kmalloc(8UL << k, GFP_KERNEL);
+		p = k == smp.nr_classes ? kmem_cache_alloc(smp.cache, GFP_KERNEL)
+					: kmalloc(8UL << k, GFP_KERNEL);
 		if (!p) {
 			handed_twice(NULL);
 			return;
@@ -79,6 +85,25 @@ static void every_cpu(void *arg)
 		if (old)
 			give_back(old);
 	}
+}
+
+/*
+ * How many kmalloc classes, from the smallest, the test can use: every
+ * CPU may own a slab of each at once, and their pages (with the test
+ * cache's) stay within a quarter of free memory.
+ */
+static unsigned int classes_that_fit(void)
+{
+	unsigned long budget = nr_free_pages() / 4 / num_online_cpus();
+	unsigned long pages = 1UL << smp.cache->order;
+	unsigned int k;
+
+	for (k = 0; k < NR_KMALLOC_CACHES; k++) {
+		pages += 1UL << kmalloc_caches[k].order;
+		if (pages > budget)
+			break;
+	}
+	return k;
 }
 
 static void shrink_here(void *arg)
@@ -98,6 +123,13 @@ SELFTEST(slab_every_cpu_at_once, STAGE_SLAB)
 	buddy_counts_take(&before);
 	smp.cache = kmem_cache_create("selftest-smp", 24, 0, 0, NULL);
 	SELFTEST_EXPECT(smp.cache, "kmem_cache_create");
+	smp.nr_classes = classes_that_fit();
+	if (!smp.nr_classes) {
+		kmem_cache_destroy(smp.cache);
+		return selftest_skip("%lu free pages: no room for a slab of "
+				     "each class on each of %u CPUs",
+				     nr_free_pages(), num_online_cpus());
+	}
 	on_each_cpu(every_cpu, NULL, true);
 	SELFTEST_EXPECT(!smp.errors, "%u objects handed out twice or not at "
 			"all (the first: %p)", smp.errors, smp.bad);
@@ -115,7 +147,8 @@ SELFTEST(slab_every_cpu_at_once, STAGE_SLAB)
 	problems = slab_check();
 	SELFTEST_EXPECT(!problems, "slab_check() found %d problems", problems);
 	SELFTEST_EXPECT(!slab_nr_slabs(), "%lu slabs still held", slab_nr_slabs());
-	printk("# slab_every_cpu_at_once: %u CPUs, %u objects each\n",
-	       num_online_cpus(), SMP_ROUNDS);
+	printk("# slab_every_cpu_at_once: %u CPUs, %u objects each, sizes 8 "
+	       "to %lu and %u\n", num_online_cpus(), SMP_ROUNDS,
+	       8UL << (smp.nr_classes - 1), kmem_cache_size(smp.cache));
 	return buddy_restored(&before, "after every CPU");
 }
