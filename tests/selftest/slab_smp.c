@@ -127,7 +127,7 @@ SELFTEST(slab_every_cpu_at_once, STAGE_SLAB)
 	if (!smp.nr_classes) {
 		kmem_cache_destroy(smp.cache);
 		return selftest_skip("%lu free pages: no room for a slab of "
-				     "each class on each of %u CPUs",
+				     "the smallest class on each of %u CPUs",
 				     nr_free_pages(), num_online_cpus());
 	}
 	on_each_cpu(every_cpu, NULL, true);
