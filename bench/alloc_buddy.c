@@ -51,9 +51,11 @@ static uintptr_t buddy_address(void *blk)
 
 static void buddy_describe(void (*emit)(const char *key, const char *value))
 {
-	char buf[32];
+	char buf[32], lib[96];
 
-	emit("library", "buddyboot libmm.a (-O2, CONFIG_DEBUG_SPINLOCK=0)");
+	snprintf(lib, sizeof(lib), "buddyboot libmm.a (-O2, CONFIG_DEBUG_SPINLOCK=%d, "
+		 "HOST_RELAX_SPINS=%d)", CONFIG_DEBUG_SPINLOCK, HOST_RELAX_SPINS);
+	emit("library", lib);
 	snprintf(buf, sizeof(buf), "%d", MAX_PAGE_ORDER);
 	emit("max_page_order", buf);
 	snprintf(buf, sizeof(buf), "%zu", sizeof(struct page));
