@@ -15,7 +15,8 @@ distances, in the summary boot_numa_print() writes
 
 From QEMU's options: `-object memory-backend-ram,id=ID,size=SIZE`,
 `-numa node[,nodeid=N],memdev=ID[,cpus=A[-B]]...` (nodeid defaults to the
-order of the -numa node options) and `-numa dist,src=A,dst=B,val=D`
+order of the -numa node options; a node without memdev= has no memory,
+when another node has memdev=) and `-numa dist,src=A,dst=B,val=D`
 (QEMU takes B to A as A to B when only one is given; without any, the
 guest must show the default 20). A node's memory may read up to
 MEMORY_SLACK_KIB less than configured (the PC's hole below 1 MiB and the
@@ -126,14 +127,20 @@ def from_qemu_args(args: list[str]) -> Topology | None:
                 raise ValueError(f"-numa {value}: not a node or dist")
     if not nodes:
         return None
+    # A node without memdev= has no memory, when another node has some:
+    # QEMU splits RAM among nodes itself only when none names its memory.
+    memoryless = any("memdev" in o for o in nodes)
     found = []
     for index, o in enumerate(nodes):
         nid = int(o.get("nodeid", [index])[0])
-        if "memdev" not in o or o["memdev"][0] not in backends:
+        if "memdev" not in o and memoryless:
+            kib = 0
+        elif "memdev" not in o or o["memdev"][0] not in backends:
             raise ValueError(f"-numa node {nid}: no memdev= of a "
                              "memory-backend -object")
-        found.append((nid, backends[o["memdev"][0]],
-                      _cpus(o.get("cpus", []))))
+        else:
+            kib = backends[o["memdev"][0]]
+        found.append((nid, kib, _cpus(o.get("cpus", []))))
     topo = _topology(found, dists)
     if any(opt == "-drive" and "if=pflash" in value.split(",")
            for opt, value in zip(args, args[1:])):

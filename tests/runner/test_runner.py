@@ -393,6 +393,19 @@ class ExpectedNuma(unittest.TestCase):
         self.assertIsNone(numa_expect.from_qemu_args(["qemu", "-m", "1G"]))
         with self.assertRaises(ValueError):
             numa_expect.from_qemu_args(["-numa", "node,memdev=nope"])
+        # No memdev= on any node: QEMU's own split, which is not read.
+        with self.assertRaises(ValueError):
+            numa_expect.from_qemu_args(["-numa", "node,cpus=0",
+                                        "-numa", "node,cpus=1"])
+
+    def test_memoryless_node(self):
+        # A node without memdev= beside one with it has no memory.
+        topo = numa_expect.from_qemu_args(
+            "qemu -object memory-backend-ram,id=m1,size=256M "
+            "-numa node,nodeid=0,cpus=0 "
+            "-numa node,nodeid=1,memdev=m1,cpus=1".split())
+        self.assertEqual(topo.memory_kib, {0: 0, 1: 256 << 10})
+        self.assertEqual(topo.cpu_node, {0: 0, 1: 1})
 
     def test_the_same_passes(self):
         self.assertEqual(self.problems(self.GUEST), [])
