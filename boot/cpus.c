@@ -14,7 +14,8 @@
  *
  * and, by the same protocols, where the NUMA topology comes from
  * (boot_numa_init_topology()): the device tree's numa-node-id and
- * /distance-map, or ACPI SRAT and SLIT.
+ * /distance-map (under EFI, whose map gave the RAM, the memory nodes'
+ * numa-node-id as ranges: fdt_numa_memory()), or ACPI SRAT and SLIT.
  */
 #include <arch/memory.h>
 #include <boot/acpi.h>
@@ -95,17 +96,22 @@ int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 
 /* Kept static: struct boot_numa holds a thousand SRAT CPU entries. */
 static struct boot_numa boot_numa;
+/* What fdt_numa_memory() reads under EFI: a few dozen on real boards. */
+static struct boot_range numa_fdt_ranges[BOOT_MAX_RANGES / 4];
 
 int boot_numa_init_topology(enum boot_protocol proto, phys_addr_t info,
 			    struct boot_cpus *cpus)
 {
 	phys_addr_t dtb = boot_info_fdt(proto, info), rsdp;
 	const void *p = phys_to_virt(dtb);
+	bool ram_from_efi = false;
 	uint32_t size;
 	int nodes;
 
-	if (proto == BOOT_PROTO_EFI && dtb)
+	if (proto == BOOT_PROTO_EFI && dtb) {
 		proto = BOOT_PROTO_FDT;
+		ram_from_efi = true;
+	}
 	switch (proto) {
 	case BOOT_PROTO_FDT:
 		/* Memory and CPU nodes' numa-node-id are read already. */
@@ -114,6 +120,16 @@ int boot_numa_init_topology(enum boot_protocol proto, phys_addr_t info,
 		if (fdt_numa_distances(p, size ? size : 8, &boot_numa)) {
 			pr_err("%s: default distances\n", boot_numa.error);
 			boot_numa_init(&boot_numa, "device tree");
+		}
+		/* Under EFI the map gave the RAM: the memory nodes, its nodes. */
+		if (ram_from_efi && size) {
+			struct boot_memmap scratch;
+
+			bootmem_init(&scratch, numa_fdt_ranges,
+				     ARRAY_SIZE(numa_fdt_ranges));
+			if (fdt_numa_memory(p, size, &boot_numa, &scratch))
+				pr_err("%s: memory nodes' numa-node-id not "
+				       "used\n", boot_numa.error);
 		}
 		break;
 	case BOOT_PROTO_PVH:

@@ -10,7 +10,8 @@
  * stands for both directions (the binding's "(b, a) defaults to (a, b)");
  * given both ways, the two may differ. Memory and CPU nodes'
  * numa-node-id are read with the memory (fdt_memory.c) and the CPUs
- * (fdt_cpus.c).
+ * (fdt_cpus.c); fdt_numa_memory() turns the memory nodes' into ranges for
+ * boot information whose RAM the tree does not give (EFI).
  *
  * Policy: the whole matrix is read into a scratch matrix and checked
  * before anything is written to the caller's, so a refused matrix leaves
@@ -18,6 +19,7 @@
  */
 #include <boot/fdt.h>
 #include <boot/numa.h>
+#include <boot/readers.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -104,5 +106,40 @@ int fdt_numa_distances(const void *blob, size_t size, struct boot_numa *numa)
 				dist[i][j] = dist[j][i];
 	memcpy(numa->dist, dist, sizeof(dist));
 	numa->dist_nodes = nodes;
+	return 0;
+}
+
+int fdt_numa_memory(const void *blob, size_t size, struct boot_numa *numa,
+		    struct boot_memmap *scratch)
+{
+	unsigned int n = 0;
+	int err;
+
+	bootmem_init(scratch, scratch->ranges, scratch->max);
+	err = fdt_memory_parse(blob, size, scratch);
+	/* -ENOMEM: no memory node, which firmware may leave out under EFI. */
+	if (err && err != -ENOMEM) {
+		ksnprintf(numa->error, sizeof(numa->error), "%s",
+			  scratch->error);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < scratch->cnt; i++)
+		if (scratch->ranges[i].kind == BOOT_RANGE_MEMORY &&
+		    scratch->ranges[i].nid >= 0)
+			n++;
+	if (numa->nr_mem + n > BOOT_NUMA_MAX_MEM) {
+		ksnprintf(numa->error, sizeof(numa->error), "fdt: %u memory "
+			  "ranges in nodes, more than %u", numa->nr_mem + n,
+			  BOOT_NUMA_MAX_MEM);
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < scratch->cnt; i++) {
+		const struct boot_range *r = &scratch->ranges[i];
+
+		if (r->kind == BOOT_RANGE_MEMORY && r->nid >= 0)
+			numa->mem[numa->nr_mem++] = (struct boot_numa_mem){
+				.base = r->base, .size = r->size,
+				.nid = r->nid };
+	}
 	return 0;
 }

@@ -3,7 +3,8 @@
  * in the boot information, and the one step that applies it.
  *
  *   device tree  memory nodes' numa-node-id (boot/fdt_memory.c, already in
- *                memblock as each region's nid), CPU nodes' numa-node-id
+ *                memblock as each region's nid; under EFI, whose map gave
+ *                the RAM, as ranges: fdt_numa_memory()), CPU nodes' numa-node-id
  *                (boot/fdt_cpus.c, in struct cpu_desc.node), /distance-map
  *                (fdt_numa_distances() here)
  *   ACPI         SRAT memory affinity (ranges -> nodes) and processor,
@@ -137,6 +138,21 @@ int acpi_slit_parse(struct acpi_tables *t, const uint8_t *slit, uint32_t len,
  * Return: 0 (also when there is no distance-map), -EINVAL.
  */
 int fdt_numa_distances(const void *blob, size_t size, struct boot_numa *numa);
+
+/*
+ * fdt_numa_memory - the memory nodes' numa-node-id as ranges in
+ * numa->mem[], for boot information whose RAM comes from elsewhere: under
+ * EFI the memory map says what is RAM and the tree's memory nodes where
+ * it is, as Linux's of_numa reads them whatever gave the RAM. A memory
+ * node without numa-node-id gives no range; a tree without memory nodes
+ * gives none. @scratch (emptied here) holds what fdt_memory_parse()
+ * reads. Refused (-EINVAL, numa->error, numa->mem[] untouched): a tree
+ * fdt_memory_parse() refuses, one with more ranges than @scratch holds,
+ * more node ranges than BOOT_NUMA_MAX_MEM.
+ * Return: 0 or -EINVAL.
+ */
+int fdt_numa_memory(const void *blob, size_t size, struct boot_numa *numa,
+		    struct boot_memmap *scratch);
 
 /*
  * boot_numa_apply - put @numa and what memblock and @cpus already say into

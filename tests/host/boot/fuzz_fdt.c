@@ -3,7 +3,9 @@
  * reader, and the CPU reader (boot/fdt_cpus.c) on the same input, whose
  * list must hold the boot CPU first and no more than NR_CPUS CPUs however
  * the input is malformed, the /distance-map reader
- * (boot/fdt_numa.c), whose matrix must be valid whenever it is taken, and
+ * (boot/fdt_numa.c), whose matrix must be valid whenever it is taken, the
+ * memory nodes' ranges by node (fdt_numa_memory(), the same file), each
+ * in a node and not empty, none on a refusal, and
  * the console lookup (boot/fdt_path.c): stdout-path, aliases, ranges,
  * compatible, which must answer 0 or an error and never read outside
  * the blob.
@@ -78,10 +80,32 @@ static void read_distances(const uint8_t *data, size_t size)
 				abort();
 }
 
+static void read_node_ranges(const uint8_t *data, size_t size)
+{
+	static struct boot_range ranges[64];
+	static struct boot_numa numa;
+	struct boot_memmap scratch;
+
+	boot_numa_init(&numa, "device tree");
+	bootmem_init(&scratch, ranges, ARRAY_SIZE(ranges));
+	if (fdt_numa_memory(data, size, &numa, &scratch)) {
+		if (!numa.error[0] || numa.nr_mem)
+			abort();	/* silent, or taken in part */
+		return;
+	}
+	if (numa.nr_mem > BOOT_NUMA_MAX_MEM)
+		abort();
+	for (unsigned int i = 0; i < numa.nr_mem; i++)
+		if (numa.mem[i].nid < 0 || numa.mem[i].nid >= BOOT_MAX_NUMNODES ||
+		    !numa.mem[i].size)
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	read_cpus(data, size);
 	find_console(data, size);
 	read_distances(data, size);
+	read_node_ranges(data, size);
 	return fuzz_reader(read_fdt, data, size);
 }

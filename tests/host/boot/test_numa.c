@@ -1,7 +1,9 @@
 /*
  * test_numa.c - where the NUMA topology comes from, past the ACPI tables
  * (test_acpi.c reads SRAT and SLIT): the device tree's /distance-map
- * (boot/fdt_numa.c) with a named refusal for each malformed matrix, and
+ * (boot/fdt_numa.c) with a named refusal for each malformed matrix, the
+ * memory nodes' numa-node-id as ranges for RAM an EFI map gave
+ * (fdt_numa_memory(), the same file), and
  * boot_numa_apply() (boot/numa.c) over the host's memblock - the SRAT's
  * ranges and CPUs, and every placement include/boot/numa.h promises
  * (memory or a CPU in no node, a node without memory or without CPUs, a
@@ -21,6 +23,31 @@ static struct fdtb b;
 static struct boot_numa numa;
 static struct boot_cpus cpus;
 
+/* / { #address-cells = <2>; #size-cells = <2>; ... */
+static void tree_begin(void)
+{
+	fdtb_init(&b);
+	fdtb_begin(&b, "");
+	fdtb_prop_cells(&b, "#address-cells", 1, 2);
+	fdtb_prop_cells(&b, "#size-cells", 1, 2);
+}
+
+/*
+ * ... }; the blob in a buffer of its own size (the readers must not read
+ * past it: ASan watches), and @numa emptied for the reader. Free it.
+ */
+static void *tree_end(void)
+{
+	void *copy;
+
+	fdtb_end(&b);
+	fdtb_finish(&b, 1);
+	copy = malloc(b.len);
+	memcpy(copy, b.blob, b.len);
+	boot_numa_init(&numa, "device tree");
+	return copy;
+}
+
 /* ---- /distance-map ------------------------------------------------------ */
 
 /*
@@ -35,20 +62,13 @@ static int read_map_len(const uint32_t *triplets, unsigned int n, int len)
 
 	for (unsigned int i = 0; i < 3 * n; i++)
 		store_be32(cells + 4 * i, triplets[i]);
-	fdtb_init(&b);
-	fdtb_begin(&b, "");
-	fdtb_prop_cells(&b, "#address-cells", 1, 2);
-	fdtb_prop_cells(&b, "#size-cells", 1, 2);
+	tree_begin();
 	fdtb_begin(&b, "distance-map");
 	fdtb_prop_str(&b, "compatible", "numa-distance-map-v1");
 	if (len >= 0)
 		fdtb_prop(&b, "distance-matrix", cells, (uint32_t)len);
 	fdtb_end(&b);
-	fdtb_end(&b);
-	fdtb_finish(&b, 1);
-	copy = malloc(b.len);
-	memcpy(copy, b.blob, b.len);
-	boot_numa_init(&numa, "device tree");
+	copy = tree_end();
 	err = fdt_numa_distances(copy, b.len, &numa);
 	free(copy);
 	return err;
@@ -120,7 +140,7 @@ static bool distance_map_refusals(void)
 	return true;
 }
 
-/* ---- boot_numa_apply() ----------------------------------------------- */
+/* ---- the CPU list, and memblock's nodes -------------------------------- */
 
 static void cpus_list(unsigned int n, const int *nodes)
 {
@@ -141,6 +161,129 @@ static int node_at(phys_addr_t addr)
 	}
 	return -2;
 }
+
+/* ---- memory nodes' numa-node-id, for RAM an EFI map gave ---------------- */
+
+/* One memory node at @base, @size (two cells each), in @nid (-1: none). */
+static void memory_node(const char *name, uint64_t base, uint64_t size,
+			int nid)
+{
+	fdtb_begin(&b, name);
+	fdtb_prop_str(&b, "device_type", "memory");
+	fdtb_prop_cells(&b, "reg", 4, (uint32_t)(base >> 32), (uint32_t)base,
+			(uint32_t)(size >> 32), (uint32_t)size);
+	if (nid >= 0)
+		fdtb_prop_cells(&b, "numa-node-id", 1, (uint32_t)nid);
+	fdtb_end(&b);
+}
+
+/*
+ * One memory node with @n reg entries of 16 MiB from 0x40000000, in node
+ * 1 (@with_nid) or in none, then with @bad_nid one more memory node whose
+ * numa-node-id is two bytes long.
+ */
+static int read_node_ranges(unsigned int n, bool with_nid, bool bad_nid)
+{
+	static struct boot_range ranges[256];
+	static uint8_t reg[(BOOT_NUMA_MAX_MEM + 1) * 16];
+	struct boot_memmap scratch;
+	void *copy;
+	int err;
+
+	for (unsigned int i = 0; i < n; i++) {
+		uint64_t base = 0x40000000 + (uint64_t)i * 0x1000000;
+
+		store_be32(reg + 16 * i, (uint32_t)(base >> 32));
+		store_be32(reg + 16 * i + 4, (uint32_t)base);
+		store_be32(reg + 16 * i + 8, 0);
+		store_be32(reg + 16 * i + 12, 0x1000000);
+	}
+	tree_begin();
+	if (n) {
+		fdtb_begin(&b, "memory@40000000");
+		fdtb_prop_str(&b, "device_type", "memory");
+		fdtb_prop(&b, "reg", reg, 16 * n);
+		if (with_nid)
+			fdtb_prop_cells(&b, "numa-node-id", 1, 1);
+		fdtb_end(&b);
+	}
+	if (bad_nid) {
+		fdtb_begin(&b, "memory@f0000000");
+		fdtb_prop_str(&b, "device_type", "memory");
+		fdtb_prop_cells(&b, "reg", 4, 0, 0xf0000000, 0, 0x1000000);
+		fdtb_prop(&b, "numa-node-id", "\0\1", 2);
+		fdtb_end(&b);
+	}
+	copy = tree_end();
+	bootmem_init(&scratch, ranges, ARRAY_SIZE(ranges));
+	err = fdt_numa_memory(copy, b.len, &numa, &scratch);
+	free(copy);
+	return err;
+}
+
+/*
+ * What AAVMF hands over with -numa and acpi=off: the tree keeps QEMU's
+ * memory nodes (node 0 at 0x40000000, node 1 at 0x50000000, 256 MiB
+ * each), while the EFI map's RAM has the firmware's holes. Each RAM range
+ * goes to the node whose memory node holds it; without numa-node-id, or
+ * without memory nodes, nothing is taken.
+ */
+static bool memory_nodes_under_efi(void)
+{
+	static struct boot_range ranges[8];
+	struct boot_memmap scratch;
+	void *copy;
+	int err;
+
+	tree_begin();
+	memory_node("memory@50000000", 0x50000000, 0x10000000, 1);
+	memory_node("memory@40000000", 0x40000000, 0x10000000, 0);
+	copy = tree_end();
+	bootmem_init(&scratch, ranges, ARRAY_SIZE(ranges));
+	err = fdt_numa_memory(copy, b.len, &numa, &scratch);
+	free(copy);
+	EXPECT(!err && numa.nr_mem == 2, "%u ranges: %s", numa.nr_mem,
+	       numa.error);
+
+	memblock_add(0x40000000, 0x4c440000 - 0x40000000);
+	memblock_add(0x4c730000, 0x4fc00000 - 0x4c730000);
+	memblock_add(0x4ffe0000, 0x60000000 - 0x4ffe0000);
+	cpus_list(2, (const int[]){ 0, 1 });
+	EXPECT(boot_numa_apply(&numa, &cpus) == 2, "%d nodes",
+	       num_online_nodes());
+	EXPECT(node_at(0x40000000) == 0 && node_at(0x4fbff000) == 0 &&
+	       node_at(0x4ffe0000) == 0 && node_at(0x4ffff000) == 0 &&
+	       node_at(0x50000000) == 1 && node_at(0x5ffff000) == 1,
+	       "nodes %d %d %d %d", node_at(0x40000000), node_at(0x4ffe0000),
+	       node_at(0x50000000), node_at(0x5ffff000));
+	EXPECT(!console_says("no node"), "a range was said to be in no node");
+
+	/* No numa-node-id, or no memory node at all: nothing, no error. */
+	EXPECT(!read_node_ranges(3, false, false) && !numa.nr_mem,
+	       "%u ranges from nodes without numa-node-id", numa.nr_mem);
+	EXPECT(!read_node_ranges(0, false, false) && !numa.nr_mem,
+	       "%u ranges from no memory node", numa.nr_mem);
+	return true;
+}
+
+/* A malformed numa-node-id, or more ranges than BOOT_NUMA_MAX_MEM. */
+static bool memory_nodes_refused(void)
+{
+	EXPECT(read_node_ranges(2, true, true) == -EINVAL && !numa.nr_mem &&
+	       strstr(numa.error, "numa-node-id is 2 bytes"), "%s",
+	       numa.error);
+	EXPECT(!read_node_ranges(BOOT_NUMA_MAX_MEM, true, false) &&
+	       numa.nr_mem == BOOT_NUMA_MAX_MEM && numa.mem[5].nid == 1 &&
+	       numa.mem[5].base == 0x45000000 && numa.mem[5].size == 0x1000000,
+	       "%u of %u ranges: %s", numa.nr_mem, BOOT_NUMA_MAX_MEM,
+	       numa.error);
+	EXPECT(read_node_ranges(BOOT_NUMA_MAX_MEM + 1, true, false) == -EINVAL &&
+	       !numa.nr_mem && strstr(numa.error, "more than"), "%s",
+	       numa.error);
+	return true;
+}
+
+/* ---- boot_numa_apply() ----------------------------------------------- */
 
 /*
  * What the kernel sees on q35 with two nodes (acpi-q35-numa2.bin): e820
@@ -276,6 +419,8 @@ static bool apply_refusals_and_one_node(void)
 static const struct host_test tests[] = {
 	HOST_TEST(distance_map_read),
 	HOST_TEST(distance_map_refusals),
+	HOST_TEST(memory_nodes_under_efi),
+	HOST_TEST(memory_nodes_refused),
 	HOST_TEST(apply_srat),
 	HOST_TEST(apply_places_the_unnamed),
 	HOST_TEST(apply_refusals_and_one_node),
