@@ -20,6 +20,7 @@
 #include <arch/memory.h>
 #include <boot/acpi.h>
 #include <boot/cpus.h>
+#include <boot/efi.h>
 #include <boot/fdt.h>
 #include <boot/memory.h>
 #include <boot/numa.h>
@@ -96,8 +97,6 @@ int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 
 /* Kept static: struct boot_numa holds a thousand SRAT CPU entries. */
 static struct boot_numa boot_numa;
-/* What fdt_numa_memory() reads under EFI: a few dozen on real boards. */
-static struct boot_range numa_fdt_ranges[BOOT_MAX_RANGES / 4];
 
 int boot_numa_init_topology(enum boot_protocol proto, phys_addr_t info,
 			    struct boot_cpus *cpus)
@@ -125,8 +124,7 @@ int boot_numa_init_topology(enum boot_protocol proto, phys_addr_t info,
 		if (ram_from_efi && size) {
 			struct boot_memmap scratch;
 
-			bootmem_init(&scratch, numa_fdt_ranges,
-				     ARRAY_SIZE(numa_fdt_ranges));
+			efi_fdt_scratch(&scratch);
 			if (fdt_numa_memory(p, size, &boot_numa, &scratch))
 				pr_err("%s: memory nodes' numa-node-id not "
 				       "used\n", boot_numa.error);

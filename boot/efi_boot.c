@@ -28,8 +28,13 @@
 #include <lib/printk.h>
 #include <mm/memblock.h>
 
-/* The device tree's reservations: a few dozen on real boards. */
+/* What the configuration table's device tree lists: efi_fdt_scratch(). */
 static struct boot_range fdt_ranges[BOOT_MAX_RANGES / 4];
+
+void efi_fdt_scratch(struct boot_memmap *map)
+{
+	bootmem_init(map, fdt_ranges, ARRAY_SIZE(fdt_ranges));
+}
 
 #ifdef CONFIG_EFI_DUMP
 static void dump_efi_info(phys_addr_t info, size_t size)
@@ -70,7 +75,7 @@ static int reserve_fdt_reservations(const void *blob, uint32_t size)
 	struct boot_memmap dt;
 	int err;
 
-	bootmem_init(&dt, fdt_ranges, ARRAY_SIZE(fdt_ranges));
+	efi_fdt_scratch(&dt);
 	err = fdt_memory_parse(blob, size, &dt);
 	/* Firmware may leave out memory nodes under EFI: not an error here. */
 	if (err && err != -ENOMEM)

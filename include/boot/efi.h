@@ -154,4 +154,12 @@ void efi_boot_report(phys_addr_t info, const struct boot_memmap *map);
  */
 int efi_boot_reserve(phys_addr_t info);
 
+/*
+ * efi_fdt_scratch - point @map, emptied, at the ranges that hold what the
+ * configuration table's device tree lists (a few dozen on real boards):
+ * one buffer for both readers of that tree, efi_boot_reserve() and, later,
+ * boot_numa_init_topology() (fdt_numa_memory()).
+ */
+void efi_fdt_scratch(struct boot_memmap *map);
+
 #endif /* BOOT_EFI_H */

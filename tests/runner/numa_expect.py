@@ -129,11 +129,11 @@ def from_qemu_args(args: list[str]) -> Topology | None:
         return None
     # A node without memdev= has no memory, when another node has some:
     # QEMU splits RAM among nodes itself only when none names its memory.
-    memoryless = any("memdev" in o for o in nodes)
+    some_memdev = any("memdev" in o for o in nodes)
     found = []
     for index, o in enumerate(nodes):
         nid = int(o.get("nodeid", [index])[0])
-        if "memdev" not in o and memoryless:
+        if "memdev" not in o and some_memdev:
             kib = 0
         elif "memdev" not in o or o["memdev"][0] not in backends:
             raise ValueError(f"-numa node {nid}: no memdev= of a "
