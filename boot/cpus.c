@@ -18,6 +18,7 @@
  * numa-node-id as ranges: fdt_numa_memory()), or ACPI SRAT and SLIT.
  */
 #include <arch/memory.h>
+#include <arch/smp.h>
 #include <boot/acpi.h>
 #include <boot/cpus.h>
 #include <boot/efi.h>
@@ -82,7 +83,9 @@ int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 	case BOOT_PROTO_FDT:
 		/* Only totalsize bytes are read; fdt_open() checks it. */
 		size = fdt_header_totalsize(p);
-		return fdt_read_cpus(p, size ? size : 8, boot_hwid, out);
+		return fdt_read_cpus(p, size ? size : 8, boot_hwid,
+				     arch_cpus_held_at_entry() ? FDT_CPUS_HELD : 0,
+				     out);
 	case BOOT_PROTO_PVH:
 	case BOOT_PROTO_MULTIBOOT2:
 	case BOOT_PROTO_EFI:

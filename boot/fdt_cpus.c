@@ -24,7 +24,9 @@
  *   enable-method    "psci" (conduit from /psci "method": "hvc" or "smc")
  *                    or "spin-table" with "cpu-release-addr" (1 or 2
  *                    cells); anything else, or nothing, leaves a CPU that
- *                    is not the boot CPU unusable
+ *                    is not the boot CPU unusable, but for FDT_CPUS_HELD:
+ *                    psci without /psci, or no enable-method, is then
+ *                    CPU_ENABLE_HELD (the CPU waits in the kernel's pen)
  *   numa-node-id     its NUMA node (one cell, below BOOT_MAX_NUMNODES,
  *                    as on memory nodes), else -1
  *
@@ -55,6 +57,7 @@ struct cpus_reader {
 	int cpus;			/* the /cpus node */
 	uint32_t addr_cells;
 	unsigned long boot_hwid;
+	bool held;			/* FDT_CPUS_HELD */
 	struct boot_cpus *out;
 	unsigned int listed;		/* CPUs seen, boot CPU included */
 };
@@ -141,7 +144,11 @@ static int read_method(const struct cpus_reader *r, int node,
 	}
 	if (fdt_prop_is_string(fdt, node, "enable-method", "psci")) {
 		desc->method = CPU_ENABLE_PSCI;
-		if (r->out->psci == PSCI_CONDUIT_NONE)
+		if (r->out->psci != PSCI_CONDUIT_NONE)
+			return 0;
+		if (r->held)
+			desc->method = CPU_ENABLE_HELD;
+		else
 			*why = "enable-method psci, but no /psci method "
 			       "\"hvc\" or \"smc\"";
 		return 0;
@@ -162,6 +169,8 @@ static int read_method(const struct cpus_reader *r, int node,
 	}
 	if (fdt_getprop(fdt, node, "enable-method", &len))
 		*why = "an enable-method buddyboot does not know";
+	else if (r->held)
+		desc->method = CPU_ENABLE_HELD;
 	else
 		*why = "no enable-method";
 	return 0;
@@ -248,12 +257,12 @@ enum psci_conduit fdt_read_psci(const void *blob, size_t size)
 }
 
 int fdt_read_cpus(const void *blob, size_t size, unsigned long boot_hwid,
-		  struct boot_cpus *out)
+		  unsigned int flags, struct boot_cpus *out)
 {
 	char error[BOOT_ERROR_LEN];
 	struct fdt fdt;
 	struct cpus_reader r = { .fdt = &fdt, .boot_hwid = boot_hwid,
-				 .out = out };
+				 .held = flags & FDT_CPUS_HELD, .out = out };
 	uint32_t len;
 	const void *p;
 	int err;

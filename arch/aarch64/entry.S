@@ -6,12 +6,20 @@
  *   x0 = the DTB for an arm64 Image boot (Linux's protocol),
  *   x0 = 0 for an ELF -kernel: QEMU then put the DTB at the start of RAM.
  * Secondary CPUs stay off until smp_init() starts them (PSCI CPU_ON or a
- * spin table), at secondary.S, so only one CPU ever gets here.
+ * spin table), at secondary.S, so only one CPU gets past the EL check
+ * (at EL3, with no firmware to hold the others, see el3_lottery).
  *
  * At EL2 the stub sets EL2 up so it stays out of the way (EL1 is AArch64,
  * no traps, no stage 2, the counters open to EL1) and drops to EL1
- * (aarch64_el2_to_el1, which secondary CPUs entered at EL2 use too). EL3
- * (`secure=on`) is refused with a message.
+ * (aarch64_el2_to_el1, which secondary CPUs entered at EL2 use too). At
+ * EL3 (an ELF image under `-M virt,secure=on`, or a board with no EL3
+ * firmware) it plays the firmware's last step: the lower world is
+ * non-secure AArch64 with no trap to EL3, and the stub drops to EL2 when
+ * the CPU has it (then on to EL1 as above), else to EL1
+ * (aarch64_el3_to_el1). Nothing stays resident at EL3, so there is no
+ * PSCI: CPUs that entered with the boot CPU wait in the kernel's own
+ * spin table (el3_lottery), and others come up only by their own spin
+ * table.
  *
  * At EL1: SCTLR_EL1 to a known state (MMU off), clear BSS, then two
  * stacks: the kernel runs on SP_EL0 (__boot_stack_bottom ..
@@ -36,6 +44,7 @@
  * link address instead would need that address to be free RAM, which only
  * the board knows.) Until then every address is PC-relative (adr, adrp).
  */
+#include <arch/fixup.h>
 #include <arch/poweroff.h>
 #include "image.h"
 #include "sysreg.h"
@@ -70,11 +79,14 @@ primary_entry:
 	mov	x19, x0			/* DTB, or 0 */
 	mrs	x20, CurrentEL
 	ubfx	x20, x20, #2, #2
+	cmp	x20, #2
+	b.hi	el3_lottery
+el3_won:
 	adr_l	x1, aarch64_entry_el
 	str	w20, [x1]
 	cmp	x20, #2
-	b.hi	el3_refuse
 	adr	x30, el1_setup
+	b.hi	aarch64_el3_to_el1
 	b.eq	aarch64_el2_to_el1
 
 el1_setup:
@@ -179,14 +191,75 @@ aarch64_el2_to_el1:
 	isb
 	eret
 
-el3_refuse:
-	adr_l	x0, el3_msg
-	b	refuse
+/*
+ * el3_lottery - with no firmware at EL3 to hold them, every CPU may enter
+ * here at once (QEMU starts all of them at an ELF's entry under
+ * secure=on). Each adds one to aarch64_boot_lottery; the one that found 0
+ * boots, and every other waits as a spin-table CPU would, at EL3, in
+ * aarch64_spin_table_entry (secondary.S), until smp_init() publishes its
+ * slot (smp.c: a psci CPU with no PSCI, when the count says CPUs wait).
+ * With the MMU off these are Device accesses, where a CPU may not support
+ * exclusives: a store-exclusive that keeps failing, or a fault on either
+ * instruction (the EL3 vectors resume at the fixup), means this CPU is
+ * alone, as a board's firmware leaves it, and it boots.
+ */
+el3_lottery:
+	adr_l	x0, aarch64_el3_vectors
+	msr	vbar_el3, x0
+	isb
+	adr_l	x1, aarch64_boot_lottery
+	mov	x2, #64			/* tries */
+1:	ldaxr	w3, [x1]
+	fixup	1b, el3_won
+	add	w4, w3, #1
+3:	stlxr	w5, w4, [x1]
+	fixup	3b, el3_won
+	cbz	w5, 2f
+	subs	x2, x2, #1
+	b.ne	1b
+	b	el3_won
+2:	cbz	w3, el3_won
+	b	aarch64_spin_table_entry
+
+/*
+ * aarch64_el3_to_el1 - leave EL3 for good and continue at x30 at EL1, as
+ * aarch64_el2_to_el1 does (every exception masked, MMU off, no memory
+ * written, no stack; clobbers x0 and x1). EL3 keeps aarch64_el3_vectors
+ * (vectors.S) for anything that should never reach it. With EL2, the
+ * eret goes to EL2, which aarch64_el2_to_el1 then sets up and leaves, as
+ * for a CPU that firmware entered at EL2; x30 survives both erets.
+ */
+	.globl	aarch64_el3_to_el1
+aarch64_el3_to_el1:
+	adr_l	x0, aarch64_el3_vectors
+	msr	vbar_el3, x0
+	/* No FP/SIMD, SVE, trace or PMU access traps to EL3. */
+	msr	cptr_el3, xzr
+	msr	mdcr_el3, xzr
+	mrs	x0, id_aa64pfr0_el1
+	ubfx	x0, x0, #ID_AA64PFR0_EL2_SHIFT, #4
+	cbz	x0, 1f
+	ldr	x0, =SCR_EL3_TO_EL2
+	msr	scr_el3, x0
+	mov	x0, #SPSR_EL2H_DAIF
+	msr	spsr_el3, x0
+	adr	x0, 2f
+	msr	elr_el3, x0
+	/* SCR_EL3 and the rest take effect before the eret uses them. */
+	isb
+	eret
+1:	ldr	x0, =SCR_EL3_TO_EL1
+	msr	scr_el3, x0
+	mov	x0, #SPSR_EL1H_DAIF
+	msr	spsr_el3, x0
+	msr	elr_el3, x30
+	isb
+	eret
+2:	b	aarch64_el2_to_el1
 
 /* The linker produced a relocation this stub cannot apply. */
 bad_relocation:
 	adr_l	x0, bad_relocation_msg
-refuse:
 	bl	aarch64_emergency_puts
 	mov	x0, #QEMU_EXIT_FAIL
 	b	aarch64_poweroff
@@ -203,14 +276,16 @@ arch_halt:
 	b	1b
 
 	.section .rodata
-el3_msg:
-	.asciz	"\r\nbuddyboot: entered at EL3, which it does not support (run without secure=on)\r\n"
 bad_relocation_msg:
 	.asciz	"\r\nbuddyboot: unexpected relocation type in .rela.dyn, cannot run\r\n"
 
 	/* In .data, not BSS: written before BSS is cleared. */
 	.data
 	.balign	4
+	/* CPUs that entered at EL3 (el3_lottery): 1 for the boot CPU alone. */
+	.globl	aarch64_boot_lottery
+aarch64_boot_lottery:
+	.word	0
 	.globl	aarch64_entry_el
 aarch64_entry_el:
 	.word	0

@@ -11,10 +11,13 @@
  *                            no argument (Linux's arm64 boot protocol:
  *                            x0-x3 = 0), so the CPU looks its MPIDR up in
  *                            aarch64_spin_slots (smp.c), where the boot CPU
- *                            published its struct secondary_boot.
+ *                            published its struct secondary_boot. A CPU
+ *                            that lost entry.S's boot lottery waits here
+ *                            too, from the start, at EL3.
  *
- * Either way the CPU arrives with the MMU off, at EL2 or EL1: at EL2 it
- * goes through aarch64_el2_to_el1 (entry.S), the boot CPU's own code.
+ * Either way the CPU arrives with the MMU off, at EL3, EL2 or EL1: at EL3
+ * it goes through aarch64_el3_to_el1 and at EL2 through
+ * aarch64_el2_to_el1 (entry.S), the boot CPU's own code.
  * At EL1, in this order, so that anything that traps is reported:
  * VBAR_EL1 and the exception stack (SP_EL1, identity-mapped, so usable
  * before and after the MMU is on), TPIDR_EL1 = the per-CPU offset, then
@@ -28,7 +31,6 @@
  * from RAM: it reads only what the boot CPU cleaned to the point of
  * coherency for it (secondary.h), and writes nothing.
  */
-#include <arch/poweroff.h>
 #include "secondary.h"
 #include "sysreg.h"
 
@@ -54,7 +56,9 @@ aarch64_spin_table_entry:
 	ldp	x4, x0, [x2], #SPIN_SLOT_SIZE	/* hwid, boot */
 	cmp	x4, x1
 	b.ne	2b
-	cbnz	x0, aarch64_secondary_entry
+	/* An empty slot matches MPIDR 0: a CPU 0 must look on. */
+	cbz	x0, 2b
+	b	aarch64_secondary_entry
 3:	wfe
 	b	1b
 
@@ -67,8 +71,8 @@ aarch64_secondary_entry:
 	mrs	x1, CurrentEL
 	ubfx	x1, x1, #2, #2
 	cmp	x1, #2
-	b.hi	secondary_el3
 	adr	x30, secondary_el1
+	b.hi	aarch64_el3_to_el1
 	b.eq	aarch64_el2_to_el1
 
 secondary_el1:
@@ -118,12 +122,3 @@ secondary_el1:
 	b	arch_halt
 	.cfi_endproc
 
-secondary_el3:
-	adr_l	x0, secondary_el3_msg
-	bl	aarch64_emergency_puts
-	mov	x0, #QEMU_EXIT_FAIL
-	b	aarch64_poweroff
-
-	.section .rodata
-secondary_el3_msg:
-	.asciz	"\r\nbuddyboot: a secondary CPU entered at EL3, which buddyboot does not support\r\n"

@@ -21,6 +21,13 @@
  *   address, cleaned to the point of coherency (the waiting CPU reads RAM,
  *   not our cache), and sev wakes it from wfe.
  *
+ *   The boot lottery: with no firmware at EL3 (an ELF under QEMU's
+ *   secure=on), every CPU entered the image, and all but the boot CPU
+ *   wait in aarch64_spin_table_entry already (entry.S). The device tree
+ *   still says psci, with no /psci: arch_cpus_held_at_entry() has the
+ *   reader list such a CPU as CPU_ENABLE_HELD, started by its slot and
+ *   sev alone.
+ *
  * Stacks: the kernel stack smp_init() allocated is used through its
  * guarded alias (mmu.c, stack_alias.h), and boot->stack_top/stack_bottom
  * are moved there; the exception stack (SP_EL1) is a separate
@@ -193,8 +200,8 @@ static int spin_table_release(unsigned int cpu, unsigned long hwid,
 	return 0;
 }
 
-static int spin_table_start(const struct cpu_desc *desc,
-			    struct secondary_boot *boot)
+/* @boot in the CPU's spin slot, for aarch64_spin_table_entry to find. */
+static void spin_slot_publish(struct secondary_boot *boot)
 {
 	struct spin_slot *slot = &aarch64_spin_slots[boot->cpu];
 
@@ -203,8 +210,34 @@ static int spin_table_start(const struct cpu_desc *desc,
 	aarch64_clean_dcache_poc(slot, sizeof(*slot));
 	slot->boot = virt_to_phys(boot);
 	aarch64_clean_dcache_poc(slot, sizeof(*slot));
+}
+
+static int spin_table_start(const struct cpu_desc *desc,
+			    struct secondary_boot *boot)
+{
+	spin_slot_publish(boot);
 	return spin_table_release(boot->cpu, boot->hwid, desc->release_addr,
 				  virt_to_phys((void *)aarch64_spin_table_entry));
+}
+
+/*
+ * A CPU that entered the image at EL3 with the boot CPU and lost
+ * entry.S's lottery already waits in aarch64_spin_table_entry: its slot
+ * and an event start it (CPU_ENABLE_HELD). The count says that CPUs
+ * wait, not which: one that is not there never arrives, and smp_init()
+ * says so when its wait runs out.
+ */
+bool arch_cpus_held_at_entry(void)
+{
+	return aarch64_entry_el == 3 && READ_ONCE(aarch64_boot_lottery) > 1;
+}
+
+static int lottery_start(struct secondary_boot *boot)
+{
+	spin_slot_publish(boot);
+	/* The slot reached RAM (the clean's dsb sy) before the event. */
+	__asm__ volatile("sev" ::: "memory");
+	return 0;
 }
 
 /*
@@ -263,6 +296,10 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 
 	for (unsigned int i = 1; i < cpus->nr; i++)
 		psci |= cpus->cpu[i].method == CPU_ENABLE_PSCI;
+	if (arch_cpus_held_at_entry())
+		printk("smp: %u CPUs entered the image at EL3 at once (no "
+		       "firmware held them); all but the boot CPU wait in its "
+		       "spin slots\n", READ_ONCE(aarch64_boot_lottery));
 	if (cpus->psci == PSCI_CONDUIT_NONE)
 		return 0;	/* psci_cpu_on() refuses the CPUs that need it */
 	/* Read by aarch64_psci_call() on any CPU; the CPUs start after. */
@@ -314,6 +351,8 @@ int aarch64_cpu_start(const struct cpu_desc *desc,
 			virt_to_phys(boot));
 	case CPU_ENABLE_SPIN_TABLE:
 		return spin_table_start(desc, boot);
+	case CPU_ENABLE_HELD:
+		return lottery_start(boot);
 	default:
 		/* Not -EOPNOTSUPP: the other CPUs may still be startable. */
 		pr_err("CPU %u (MPIDR %#lx): no enable-method this port can "

@@ -32,8 +32,27 @@
 /* MPIDR_EL1's affinity fields, Aff3 and Aff2..Aff0: a CPU's hwid. */
 #define MPIDR_AFFINITY_MASK	0xff00ffffff
 
-/* SPSR for an eret to EL1 on SP_EL1 with D, A, I, F masked. */
+/* SPSR for an eret to EL1 on SP_EL1 (EL2 on SP_EL2) with D, A, I, F masked. */
 #define SPSR_EL1H_DAIF		0x3c5
+#define SPSR_EL2H_DAIF		0x3c9
+
+/*
+ * SCR_EL3 for the world below an EL3 that holds no firmware: non-secure
+ * (NS), AArch64 (RW), HVC enabled (HCE, with EL2), SMC disabled (SMD:
+ * with nothing at EL3 to answer it, an smc is an undefined instruction
+ * at the caller's EL, which a fixup catches), bits 5:4 RES1. Nothing is
+ * routed to EL3 (IRQ, FIQ, EA clear).
+ */
+#define SCR_EL3_RES1		(3 << 4)
+#define SCR_EL3_NS		(1 << 0)
+#define SCR_EL3_SMD		(1 << 7)
+#define SCR_EL3_HCE		(1 << 8)
+#define SCR_EL3_RW		(1 << 10)
+#define SCR_EL3_TO_EL1		(SCR_EL3_RW | SCR_EL3_SMD | SCR_EL3_RES1 | SCR_EL3_NS)
+#define SCR_EL3_TO_EL2		(SCR_EL3_TO_EL1 | SCR_EL3_HCE)
+
+/* ID_AA64PFR0_EL1.EL2: 0 when EL2 is not implemented. */
+#define ID_AA64PFR0_EL2_SHIFT	8
 
 /* ID_AA64DFR0_EL1.PMUVer: 0 none, 0xf IMPLEMENTATION DEFINED. */
 #define ID_AA64DFR0_PMUVER_SHIFT 8
@@ -78,6 +97,8 @@
 
 /* Which exception level the stub was entered at: 1, 2 or 3 (entry.S). */
 extern unsigned int aarch64_entry_el;
+/* CPUs that entered the image at EL3 at once, the boot CPU included (entry.S). */
+extern unsigned int aarch64_boot_lottery;
 
 #endif /* __ASSEMBLY__ */
 #endif /* AARCH64_SYSREG_H */

@@ -14,8 +14,11 @@
  * powers off through aarch64_poweroff(). A fault while reporting thus ends
  * the machine instead of looping.
  *
- * After an EL2 entry, EL2 keeps aarch64_el2_vectors: nothing should ever
- * trap there, and anything that does is reported the same stack-free way.
+ * After an EL2 entry, EL2 keeps aarch64_el2_vectors, and after an EL3
+ * entry EL3 keeps aarch64_el3_vectors: nothing should ever trap there,
+ * and anything that does is reported the same stack-free way (with the
+ * MMU off at those levels, the console's identity-mapped address is its
+ * physical one).
  */
 #include <arch/fixup.h>
 #include <arch/poweroff.h>
@@ -40,6 +43,11 @@
 	.macro	el2_vector
 	.balign	0x80
 	b	trap_at_el2
+	.endm
+
+	.macro	el3_vector
+	.balign	0x80
+	b	trap_at_el3
 	.endm
 
 /*
@@ -160,6 +168,16 @@ aarch64_el2_vectors:
 trap_at_el2:
 	stackless_trap elr_el2, el2_msg
 
+	.balign	0x800
+	.globl	aarch64_el3_vectors
+aarch64_el3_vectors:
+	.rept	16
+	el3_vector
+	.endr
+
+trap_at_el3:
+	stackless_trap elr_el3, el3_msg
+
 /*
  * aarch64_emergency_puts - write a string to the console with no stack and
  * no C: x0 = NUL-terminated string; clobbers x0-x6. The console is the
@@ -208,3 +226,5 @@ nested_msg:
 	.asciz	"\r\nEXCEPTION: fault inside the exception handler, powering off\r\n"
 el2_msg:
 	.asciz	"\r\nEXCEPTION: unexpected trap to EL2, powering off\r\n"
+el3_msg:
+	.asciz	"\r\nEXCEPTION: unexpected trap to EL3, powering off\r\n"

@@ -78,6 +78,14 @@ struct secondary_boot {
 };
 
 /*
+ * arch_cpus_held_at_entry - true when the other CPUs entered the image
+ * with the boot CPU and wait in the kernel's own holding pen, to be
+ * started as CPU_ENABLE_HELD (<boot/cpus.h>). aarch64 only, after an EL3
+ * entry with no firmware (arch/aarch64/entry.S); false everywhere else.
+ */
+bool arch_cpus_held_at_entry(void);
+
+/*
  * arch_smp_prepare_cpus - called once by smp_init() before any
  * arch_cpu_start(), with the whole list: what the arch needs from it
  * beyond one CPU's entry (riscv64: the timebase for arch_clock_ns();

@@ -18,6 +18,12 @@ enum cpu_enable_method {
 	CPU_ENABLE_PSCI,		/* aarch64: PSCI CPU_ON */
 	CPU_ENABLE_SPIN_TABLE,		/* aarch64: write cpu-release-addr, sev */
 	CPU_ENABLE_INIT_SIPI,		/* x86_64: local APIC INIT-SIPI-SIPI */
+	/*
+	 * Entered the image with the boot CPU and waits in the kernel's own
+	 * holding pen (FDT_CPUS_HELD): aarch64 entered at EL3 with no
+	 * firmware, where every CPU starts at the image's entry.
+	 */
+	CPU_ENABLE_HELD,
 };
 
 enum psci_conduit {
@@ -53,13 +59,22 @@ struct boot_cpus {
 };
 
 /*
+ * FDT_CPUS_HELD: every CPU entered the image with the boot CPU and waits
+ * in the kernel's holding pen (arch_cpus_held_at_entry()), so a CPU
+ * whose own enable-method cannot start it (psci without /psci, none at
+ * all) is usable, as CPU_ENABLE_HELD. One with a spin table or a usable
+ * PSCI keeps that method; a RISC-V hart is never held.
+ */
+#define FDT_CPUS_HELD	(1U << 0)
+
+/*
  * fdt_read_cpus - fill @out from the device tree at @fdt (@size bytes at
- * most); @boot_hwid is the CPU that booted.
+ * most); @boot_hwid is the CPU that booted; @flags: 0 or FDT_CPUS_HELD.
  * Return: 0, or a negative errno with a message printed: -EINVAL for a
  * malformed tree, -ENOENT for no /cpus or no CPU node in it.
  */
 int fdt_read_cpus(const void *fdt, size_t size, unsigned long boot_hwid,
-		  struct boot_cpus *out);
+		  unsigned int flags, struct boot_cpus *out);
 
 /*
  * fdt_read_psci - the conduit the device tree's /psci names (@size bytes

@@ -88,7 +88,7 @@ void memmap_numa_cpus(const struct memmap_options *opt, const void *data,
 	 * none of them is moved first. The reader's messages are the
 	 * kernel's, not memmap's. */
 	host_console_set_quiet(true);
-	if (fdt_read_cpus(data, len, 0, &cpus))
+	if (fdt_read_cpus(data, len, 0, 0, &cpus))
 		cpus.nr = 0;
 	host_console_set_quiet(false);
 	if (cpus.nr && !cpus.boot_cpu_found) {

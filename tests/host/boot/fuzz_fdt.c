@@ -31,7 +31,7 @@ static void read_cpus(const uint8_t *data, size_t size)
 	int err;
 
 	host_console_set_quiet(true);	/* the CPU reader's messages */
-	err = fdt_read_cpus(data, size, boot, &cpus);
+	err = fdt_read_cpus(data, size, boot, 0, &cpus);
 
 	if (cpus.nr < 1 || cpus.nr > NR_CPUS || cpus.cpu[0].hwid != boot)
 		abort();

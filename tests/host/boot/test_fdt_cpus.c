@@ -16,6 +16,7 @@
 
 static struct fdtb b;
 static struct boot_cpus cpus;
+static unsigned int read_flags;		/* fdt_read_cpus()'s flags */
 
 static int read_cpus_blob(const void *data, size_t len, unsigned long boot)
 {
@@ -23,7 +24,7 @@ static int read_cpus_blob(const void *data, size_t len, unsigned long boot)
 	int err;
 
 	memcpy(copy, data, len);
-	err = fdt_read_cpus(copy, len, boot, &cpus);
+	err = fdt_read_cpus(copy, len, boot, read_flags, &cpus);
 	free(copy);
 	return err;
 }
@@ -180,6 +181,67 @@ static bool psci_cpus_take_the_conduit(void)
 	EXPECT(cpus.nr == 1 && cpus.nr_unusable == 1 &&
 	       console_says("no /psci method"), "nr %u unusable %u", cpus.nr,
 	       cpus.nr_unusable);
+	return true;
+}
+
+/*
+ * FDT_CPUS_HELD (QEMU's secure=on tree for an ELF: psci, no /psci, every
+ * CPU entered with the boot CPU): psci without /psci and no enable-method
+ * become CPU_ENABLE_HELD; a spin table and a usable PSCI keep theirs; a
+ * bad status stays unusable, a RISC-V hart is never held; without the
+ * flag the same tree has one usable CPU.
+ */
+static bool held_cpus(void)
+{
+	static const char *const psci[] = { NULL, "smc" };
+
+	for (unsigned int with_psci = 0; with_psci < 2; with_psci++) {
+		begin_cpus(2);
+		arm_cpu(0, "psci");
+		fdtb_end(&b);
+		arm_cpu(1, "psci");
+		fdtb_end(&b);
+		arm_cpu(2, NULL);
+		fdtb_end(&b);
+		arm_cpu(3, "spin-table");
+		fdtb_prop_cells(&b, "cpu-release-addr", 2, 0, 0xe0);
+		fdtb_end(&b);
+		arm_cpu(4, "psci");
+		fdtb_prop_str(&b, "status", "fail");
+		fdtb_end(&b);
+		fdtb_end(&b);
+		if (psci[with_psci]) {
+			fdtb_begin(&b, "psci");
+			fdtb_prop_str(&b, "method", psci[with_psci]);
+			fdtb_end(&b);
+		}
+		read_flags = FDT_CPUS_HELD;
+		EXPECT(finish_and_read(0) == 0, "refused");
+		read_flags = 0;
+		EXPECT(cpus.nr == 4 && cpus.nr_unusable == 1 &&
+		       listed(1, 1, with_psci ? CPU_ENABLE_PSCI : CPU_ENABLE_HELD) &&
+		       listed(2, 2, CPU_ENABLE_HELD) &&
+		       listed(3, 3, CPU_ENABLE_SPIN_TABLE),
+		       "nr %u unusable %u (psci %s)", cpus.nr, cpus.nr_unusable,
+		       psci[with_psci] ? psci[with_psci] : "none");
+		EXPECT(finish_and_read(0) == 0, "refused");
+		EXPECT(cpus.nr == (with_psci ? 3 : 2) &&
+		       cpus.nr_unusable == (with_psci ? 2 : 3),
+		       "not held: nr %u unusable %u", cpus.nr, cpus.nr_unusable);
+	}
+	/* A hart is started by SBI HSM only: held or not. */
+	begin_cpus(1);
+	hart(0);
+	cpu_node(1);
+	fdtb_prop_cells(&b, "reg", 1, 1);
+	fdtb_prop_str(&b, "riscv,isa", "rv64imac");
+	fdtb_end(&b);
+	fdtb_end(&b);
+	read_flags = FDT_CPUS_HELD;
+	EXPECT(finish_and_read(0) == 0, "refused");
+	read_flags = 0;
+	EXPECT(cpus.nr == 1 && cpus.nr_unusable == 1, "nr %u unusable %u",
+	       cpus.nr, cpus.nr_unusable);
 	return true;
 }
 
@@ -447,6 +509,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(riscv_harts_without_s_mode_are_unusable),
 	HOST_TEST(psci_cpus_take_the_conduit),
 	HOST_TEST(spin_tables_and_status),
+	HOST_TEST(held_cpus),
 	HOST_TEST(cpus_beyond_nr_cpus_are_counted),
 	HOST_TEST(boot_cpu_missing_or_duplicated),
 	HOST_TEST(malformed_cpus_are_refused),
