@@ -50,14 +50,21 @@ SECTIONS
 		/* entry.S's Image header up to text_offset, then image_size */
 		KEEP(*(.text.head))
 		QUAD(__image_size)
-		KEEP(*(.text.head.tail))	/* the rest of it, the entry code */
-		. = ALIGN(8);
-		__image_link_start_word = .;
-		QUAD(__image_link_start)
+		KEEP(*(.text.head.tail))	/* the rest of the Image header */
 		KEEP(*(.head.pe))		/* efi_header.S */
-		/* The PE headers' region ends; the PE .text section starts. */
+		/*
+		 * The PE headers' region ends; the PE .text section starts.
+		 * Nothing the image runs or reads may sit before it: a UEFI
+		 * loader need not copy the headers' region beyond the
+		 * structures (U-Boot's copies the DOS, NT and section headers
+		 * and leaves the rest of it as the memory was). So the entry
+		 * code and the link address the relocation reads are here.
+		 */
 		. = ALIGN(PE_SECTION_ALIGN);
 		__pe_text_start = .;
+		__image_link_start_word = .;
+		QUAD(__image_link_start)
+		KEEP(*(.text.entry))		/* entry.S's code from code1's jump */
 		*(.text .text.*)
 		. = ALIGN(PE_SECTION_ALIGN);
 	} :text

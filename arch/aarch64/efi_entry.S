@@ -34,7 +34,9 @@ pe_entry:
  * aarch64_efi_enter_kernel(info) - boot services have ended and the
  * caller cleaned what the kernel reads to the point of coherency: turn
  * the MMU and caches off at this EL, drop stale instructions, and enter
- * the image at _start like any loader, x0 = the EFI boot information.
+ * the image where _start's branch goes (primary_entry: not _start itself,
+ * in the headers' region, which a UEFI loader need not have copied), x0 =
+ * the EFI boot information.
  * The firmware's identity map keeps this code where it is when the MMU
  * goes off.
  */
@@ -63,5 +65,5 @@ aarch64_efi_enter_kernel:
 	dsb	nsh
 	isb
 	mov	x0, x19
-	b	_start
+	b	primary_entry
 	.size	aarch64_efi_enter_kernel, . - aarch64_efi_enter_kernel

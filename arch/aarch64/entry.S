@@ -72,6 +72,12 @@ _start:
 	.ascii	"ARM\x64"		/* magic */
 	.word	__pe_header_offset	/* res5: the PE header (efi_header.S) */
 
+	/*
+	 * The code: in the PE's .text section (linker/image.lds.S), which
+	 * every UEFI loader copies, not in the headers' region.
+	 */
+	.section .text.entry, "ax"
+	.globl	primary_entry
 primary_entry:
 	.cfi_startproc
 	.cfi_undefined x30		/* the outermost frame: no caller */

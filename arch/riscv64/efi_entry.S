@@ -34,8 +34,9 @@ pe_entry:
 
 /*
  * riscv_efi_enter_kernel(hartid, info) - boot services have ended: enter
- * the image at _start like any loader, a0 = the boot hart, a1 = the EFI
- * boot information instead of a DTB. Interrupts off; translation off
+ * the image where _start's jump goes (primary_entry: not _start itself,
+ * in the headers' region, which a UEFI loader need not have copied), a0 =
+ * the boot hart, a1 = the EFI boot information instead of a DTB. Interrupts off; translation off
  * (UEFI identity-maps, so nothing moves); stale instructions dropped.
  */
 	.globl	riscv_efi_enter_kernel
@@ -46,5 +47,5 @@ riscv_efi_enter_kernel:
 	csrw	satp, zero
 	sfence.vma
 	.insn	i MISC_MEM, 1, x0, x0, 0	/* fence.i (Zifencei) */
-	j	_start
+	j	primary_entry
 	.size	riscv_efi_enter_kernel, . - riscv_efi_enter_kernel

@@ -66,6 +66,12 @@ _start:
 	.ascii	"RSC\x05"		/* magic2 */
 	.word	pe_header - _start	/* res3: the PE header (efi_header.S) */
 
+	/*
+	 * The code: in the PE's .text section (linker/image.lds.S), which
+	 * every UEFI loader copies, not in the headers' region.
+	 */
+	.section .text.entry, "ax"
+	.globl	primary_entry
 primary_entry:
 	csrw	sie, zero
 	csrci	sstatus, SSTATUS_SIE
