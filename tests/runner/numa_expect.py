@@ -106,6 +106,28 @@ def _topology(nodes: list[tuple[int, int, list[int]]],
     return topo
 
 
+def _present_cpus(args: list[str]) -> int:
+    """How many CPUs the last -smp option makes present (1 without one):
+    its count, or cpus=, else the product of its topology. CPUs up to
+    maxcpus= are only possible (hot-pluggable): the guest has them in no
+    list, and a -numa node's cpus= may still name them."""
+    value = None
+    for opt, v in zip(args, args[1:]):
+        if opt == "-smp":
+            value = v
+    if value is None:
+        return 1
+    o = _options(value)
+    if o.get("") and o[""][0].isdigit():
+        return int(o[""][0])
+    if "cpus" in o:
+        return int(o["cpus"][0])
+    n = 1
+    for k in ("sockets", "dies", "clusters", "cores", "threads"):
+        n *= int(o.get(k, ["1"])[0])
+    return n
+
+
 def from_qemu_args(args: list[str]) -> Topology | None:
     """The topology the command line configures, or None without -numa
     node. Raises ValueError for options this reading does not know."""
@@ -130,6 +152,7 @@ def from_qemu_args(args: list[str]) -> Topology | None:
     # A node without memdev= has no memory, when another node has some:
     # QEMU splits RAM among nodes itself only when none names its memory.
     some_memdev = any("memdev" in o for o in nodes)
+    present = _present_cpus(args)
     found = []
     for index, o in enumerate(nodes):
         nid = int(o.get("nodeid", [index])[0])
@@ -140,7 +163,8 @@ def from_qemu_args(args: list[str]) -> Topology | None:
                              "memory-backend -object")
         else:
             kib = backends[o["memdev"][0]]
-        found.append((nid, kib, _cpus(o.get("cpus", []))))
+        found.append((nid, kib, [c for c in _cpus(o.get("cpus", []))
+                                 if c < present]))
     topo = _topology(found, dists)
     if any(opt == "-drive" and "if=pflash" in value.split(",")
            for opt, value in zip(args, args[1:])):

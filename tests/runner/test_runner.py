@@ -364,7 +364,7 @@ class HostPrograms(VerdictCase):
 class ExpectedNuma(unittest.TestCase):
     """A -numa machine passes only when the guest shows that topology."""
 
-    QEMU = ("qemu -m 256M -object memory-backend-ram,id=m0,size=98M "
+    QEMU = ("qemu -m 256M -smp 3 -object memory-backend-ram,id=m0,size=98M "
             "-object memory-backend-ram,id=m1,size=158M "
             "-numa node,nodeid=0,memdev=m0,cpus=0 "
             "-numa node,nodeid=1,memdev=m1,cpus=1-2 "
@@ -401,11 +401,42 @@ class ExpectedNuma(unittest.TestCase):
     def test_memoryless_node(self):
         # A node without memdev= beside one with it has no memory.
         topo = numa_expect.from_qemu_args(
-            "qemu -object memory-backend-ram,id=m1,size=256M "
+            "qemu -smp 2 -object memory-backend-ram,id=m1,size=256M "
             "-numa node,nodeid=0,cpus=0 "
             "-numa node,nodeid=1,memdev=m1,cpus=1".split())
         self.assertEqual(topo.memory_kib, {0: 0, 1: 256 << 10})
         self.assertEqual(topo.cpu_node, {0: 0, 1: 1})
+
+    def test_possible_cpus_are_not_expected(self):
+        # -smp 2,maxcpus=4: CPUs 2 and 3 are only hot-pluggable, so node
+        # 1, which has only them, shows no CPU; the last -smp counts, and
+        # a topology without a count is its product.
+        args = ("qemu -smp 1 -smp 2,maxcpus=4 "
+                "-object memory-backend-ram,id=m0,size=98M "
+                "-object memory-backend-ram,id=m1,size=158M "
+                "-numa node,nodeid=0,memdev=m0,cpus=0-1 "
+                "-numa node,nodeid=1,memdev=m1,cpus=2-3").split()
+        self.assertEqual(numa_expect.from_qemu_args(args).cpu_node,
+                         {0: 0, 1: 0})
+        guest = ["numa: 2 nodes online",
+                 "numa: node 0: 100352 KiB memory, cpus 0 1",
+                 "numa: node 1: 161792 KiB memory, cpus none",
+                 "numa: cpu 0 (hwid 0x0): node 0",
+                 "numa: cpu 1 (hwid 0x1): node 0",
+                 "numa: distances from node 0: 10 20",
+                 "numa: distances from node 1: 20 10"]
+        self.assertEqual(self.problems(guest, args), [])
+        self.assertEqual(self.problems(guest[:1] + [
+            "numa: node 0: 100352 KiB memory, cpus 0",
+            "numa: node 1: 161792 KiB memory, cpus 1"] + guest[3:4] + [
+            "numa: cpu 1 (hwid 0x1): node 1"] + guest[5:], args),
+            ["cpu hwid 0x1 in node 1, expected 0",
+             "node 1: cpus 1, expected none"])
+        topo = numa_expect.from_qemu_args(
+            "qemu -smp sockets=2,cores=2,maxcpus=8 "
+            "-object memory-backend-ram,id=m0,size=1G "
+            "-numa node,memdev=m0,cpus=0-7".split())
+        self.assertEqual(sorted(topo.cpu_node), [0, 1, 2, 3])
 
     def test_the_same_passes(self):
         self.assertEqual(self.problems(self.GUEST), [])
