@@ -1476,7 +1476,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t gfp)
 		return kmalloc(new_size, gfp);
 	if (!new_size) {
 		kfree(p);
-		return NULL;
+		return ZERO_SIZE_PTR;
 	}
 	old = ksize(p);
 	if (!old)

@@ -45,8 +45,11 @@ struct kmem_cache;
 #define SLAB_HWCACHE_ALIGN	0x00002000UL	/* align objects to 64 bytes */
 #define SLAB_PANIC		0x00040000UL	/* panic if creation fails */
 
-/* Caches a machine may have at once, kmalloc's own included. */
-#define SLAB_MAX_CACHES		64
+/*
+ * Caches a machine may have at once, kmalloc's own included: each costs
+ * every CPU 48 bytes of per-CPU state (12 KiB per CPU in all).
+ */
+#define SLAB_MAX_CACHES		256
 
 /* kmalloc - @size bytes, or NULL (inline: <mm/slab_fast.h>). */
 void *kzalloc(size_t size, gfp_t gfp);
@@ -54,8 +57,8 @@ void *kzalloc(size_t size, gfp_t gfp);
 void *kcalloc(size_t n, size_t size, gfp_t gfp);
 /*
  * krealloc - resize @p (NULL: like kmalloc) to @new_size, keeping the
- * first min(old, new) bytes; @new_size 0 frees @p and returns NULL (as
- * Linux's krealloc, which returns ZERO_SIZE_PTR there). When the object
+ * first min(old, new) bytes; @new_size 0 frees @p and returns
+ * ZERO_SIZE_PTR, as Linux's does (and as kmalloc(0)). When the object
  * already holds @new_size bytes it is returned unchanged. On failure @p is
  * left as it was and NULL is returned.
  */

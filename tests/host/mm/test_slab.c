@@ -192,7 +192,14 @@ static bool zeroing_and_realloc(void)
 		EXPECT(p[i] == 7, "byte %d not kept", i);
 	p = krealloc(p, 3 * PAGE_SIZE, GFP_KERNEL);
 	EXPECT(p && ksize(p) == 3 * PAGE_SIZE && p[199] == 7, "grown to pages");
-	EXPECT(krealloc(p, 0, GFP_KERNEL) == NULL, "krealloc to 0 frees");
+	EXPECT(krealloc(p, 0, GFP_KERNEL) == ZERO_SIZE_PTR, "krealloc to 0 frees");
+	EXPECT(krealloc(NULL, 0, GFP_KERNEL) == ZERO_SIZE_PTR, "krealloc(NULL, 0)");
+	p = krealloc(ZERO_SIZE_PTR, 10, GFP_KERNEL);
+	EXPECT(p && ksize(p) == 16, "krealloc(ZERO_SIZE_PTR)");
+	kfree(p);
+	EXPECT(kmalloc(0, GFP_KERNEL) == ZERO_SIZE_PTR && ksize(ZERO_SIZE_PTR) == 0,
+	       "kmalloc(0)");
+	kfree(ZERO_SIZE_PTR);
 	p = krealloc(NULL, 10, GFP_KERNEL);
 	EXPECT(p && ksize(p) == 16, "krealloc(NULL)");
 	kfree(p);
@@ -304,6 +311,7 @@ static bool caches_sizes_alignment_destroy(void)
 	struct kmem_cache *c, *many[SLAB_MAX_CACHES];
 	unsigned long before;
 	void *objs[300], *more;
+	char name[40];
 	int n = 0;
 
 	if (!slab_machine(64))
@@ -367,7 +375,8 @@ static bool caches_sizes_alignment_destroy(void)
 	while (n < SLAB_MAX_CACHES && (many[n] = kmem_cache_create("many", 32, 0, 0, NULL)))
 		n++;
 	EXPECT(n == SLAB_MAX_CACHES - NR_KMALLOC_CACHES - 1, "%d caches made", n);
-	EXPECT(console_says("all 64 caches in use"), "slots refused");
+	snprintf(name, sizeof(name), "all %d caches in use", SLAB_MAX_CACHES);
+	EXPECT(console_says(name), "slots refused");
 	while (n--)
 		kmem_cache_destroy(many[n]);
 	kmem_cache_free(c, objs[0]);
