@@ -264,7 +264,8 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 	s->owner = -1;
 	atomic_long_set(&s->sc, sc_make(SLAB_ACTIVE, 0, 0));
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		*slab_lmap(s, w) = slab_word_mask(cache, w);
+		*slab_aword(s, w) = slab_word_mask(cache, w);
+		*slab_fword(s, w) = 0;
 		*slab_rword(s, w) = 0;
 	}
 	for (unsigned int i = cache->first; i < cache->nr_objects; i++) {
@@ -302,24 +303,24 @@ static void slab_free_slab(struct kmem_cache *cache, struct slab *s)
 	__free_pages(virt_to_page(s), cache->order);
 }
 
-/* Objects of @s neither free in map[] nor taken back: by its owner. */
+/* Objects of @s neither free on the owner's side nor taken back: by its owner. */
 unsigned int slab_inuse(struct slab *s)
 {
 	const struct kmem_cache *cache = s->cache;
 	unsigned int free = 0;
 
 	for (unsigned int w = 0; w < cache->map_words; w++)
-		free += hweight_long(READ_ONCE(*slab_lmap(s, w)));
+		free += hweight_long(slab_owner_free(s, w));
 	return slab_capacity(cache) - free;
 }
 
-/* Whether every object of @s is free in map[]: by its owner. */
+/* Whether every object of @s is free on the owner's side: by its owner. */
 static bool slab_empty(struct slab *s)
 {
 	const struct kmem_cache *cache = s->cache;
 
 	for (unsigned int w = 0; w < cache->map_words; w++)
-		if (READ_ONCE(*slab_lmap(s, w)) != slab_word_mask(cache, w))
+		if (slab_owner_free(s, w) != slab_word_mask(cache, w))
 			return false;
 	return true;
 }
@@ -344,7 +345,7 @@ void slab_release(struct kmem_cache *cache, struct slab *s)
 }
 
 /*
- * A remote free found its object already free in map[]: the owner freed
+ * A remote free found its object already free on the owner's side: the owner freed
  * it too, at the same time (each saw it in use before the other's bit
  * was set). Reported here, when the owner takes the remote word back.
  */
@@ -372,19 +373,19 @@ int slab_collect_remote(struct slab *s)
 	int got = 0;
 
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		unsigned long *rw = slab_rword(s, w), *lw = slab_lmap(s, w);
+		unsigned long *rw = slab_rword(s, w), *aw = slab_aword(s, w);
 		unsigned long r, fresh, old;
 
 		if (!__atomic_load_n(rw, __ATOMIC_RELAXED))
 			continue;
 		/* Acquire: the freeing CPU's last writes to the objects. */
 		r = __atomic_exchange_n(rw, 0, __ATOMIC_ACQUIRE);
-		old = READ_ONCE(*lw);
+		old = slab_owner_free(s, w);
 		/* A bit already free here was freed twice at once: once. */
 		fresh = r & ~old;
 		if (unlikely(r & old))
 			slab_report_raced_free(s, w, r & old);
-		WRITE_ONCE(*lw, old | fresh);
+		WRITE_ONCE(*aw, READ_ONCE(*aw) | fresh);
 		s->collected += hweight_long(r);
 		got += hweight_long(fresh);
 	}
@@ -556,7 +557,7 @@ static struct slab *slab_take_shared(struct kmem_cache *cache)
 static void cpu_slab_cursor(struct kmem_cache_cpu *c, struct slab *s,
 			    unsigned int w)
 {
-	c->word = slab_lmap(s, w);
+	c->word = slab_aword(s, w);
 	c->base = slab_object(s, (unsigned long)w * 64);
 }
 
@@ -580,13 +581,14 @@ static void cpu_slab_drop(struct kmem_cache_cpu *c, struct slab *s)
 
 /*
  * Point this CPU's cursor at the first word of its slab with a free
- * object. Local frees do not move the cursor back (that would cost the
- * fast path a store): the scan starts from word 0 each time.
+ * object, moving the word's freed bits to its alloc word. Local frees do
+ * not move the cursor back (that would cost the fast path a store): the
+ * scan starts from word 0 each time.
  */
 static bool slab_find_free(struct kmem_cache_cpu *c, struct slab *s)
 {
 	for (unsigned int w = 0; w < s->cache->map_words; w++) {
-		if (READ_ONCE(*slab_lmap(s, w))) {
+		if (slab_merge_freed(s, w)) {
 			cpu_slab_cursor(c, s, w);
 			return true;
 		}
@@ -595,9 +597,10 @@ static bool slab_find_free(struct kmem_cache_cpu *c, struct slab *s)
 }
 
 /*
- * Take the lowest free object of this CPU's cursor word, or NULL when
- * the word has none. No read-modify-write: only the owner writes
- * map[2w] (relaxed accesses, as other CPUs read it to check a free).
+ * Take the lowest free object of this CPU's cursor word (an alloc
+ * word), or NULL when the word has none. No read-modify-write: only the
+ * owner writes it (relaxed accesses, as other CPUs read it to check a
+ * free).
  * @shift: log2 of the stride when the caller knows it, else 0.
  */
 static __always_inline void *slab_take_object(struct kmem_cache *cache,
@@ -794,7 +797,7 @@ slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 	long old, new;
 	int state;
 
-	if ((READ_ONCE(*slab_lmap(s, w)) | __atomic_load_n(rw, __ATOMIC_RELAXED)) & bit)
+	if ((slab_owner_free(s, w) | __atomic_load_n(rw, __ATOMIC_RELAXED)) & bit)
 		{ refuse(fn, p, cache, "double free"); return; }
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_free(cache, (void *)p);
@@ -847,20 +850,29 @@ static void slab_free(struct kmem_cache *cache, struct slab *s, const void *p,
 		      const char *fn)
 {
 	long i = slab_obj_index(cache, s, p);
-	unsigned long idx = (unsigned long)i, bit, m, *lw;
+	unsigned long idx = (unsigned long)i, bit, m, *aw;
+	unsigned int w;
 
 	if (unlikely(i < 0))
 		{ refuse(fn, p, cache, "not the start of an object"); return; }
 	if (unlikely(READ_ONCE(s->owner_pc) != this_cpu_ptr(&slab_pcpu)))
 		{ slab_free_remote(cache, s, idx, p, fn); return; }
-	lw = slab_lmap(s, (unsigned int)(idx / 64));
+	/*
+	 * Into the alloc word, not the freed word as the inline kfree()
+	 * does: the object is the next one out if it is the word's lowest,
+	 * as a SLAB_DEBUG build (where every free comes here) wants, so
+	 * that a use after free is found at the next allocation.
+	 */
+	w = (unsigned int)(idx / 64);
+	aw = slab_aword(s, w);
 	bit = 1UL << (idx % 64);
-	m = READ_ONCE(*lw);
-	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
+	m = READ_ONCE(*aw);
+	if (unlikely((m | READ_ONCE(*slab_fword(s, w)) |
+		      __atomic_load_n(slab_rword(s, w), __ATOMIC_RELAXED)) & bit))
 		{ refuse(fn, p, cache, "double free"); return; }
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_free(cache, (void *)p);
-	WRITE_ONCE(*lw, m | bit);
+	WRITE_ONCE(*aw, m | bit);
 }
 
 /* ---- caches --------------------------------------------------------- */
@@ -883,7 +895,8 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 
 	for (;;) {
 		unsigned int words = (n + 63) / 64;
-		size_t hdr = sizeof(struct slab) + 2 * words * sizeof(long);
+		size_t hdr = sizeof(struct slab) +
+			     SLAB_MAP_LONGS * words * sizeof(long);
 		unsigned int f = (unsigned int)((hdr + stride - 1) / stride);
 
 		if (f == first)
@@ -1060,14 +1073,14 @@ fail:
 	return NULL;
 }
 
-/* Objects in use in @s: neither free in map[] nor freed remotely. */
+/* Objects in use in @s: neither free on the owner's side nor freed remotely. */
 static unsigned long slab_objects_in_use(struct slab *s)
 {
 	unsigned long free = 0;
 
 	for (unsigned int w = 0; w < s->cache->map_words; w++)
 		free += hweight_long(
-			(READ_ONCE(*slab_lmap(s, w)) |
+			(slab_owner_free(s, w) |
 			 __atomic_load_n(slab_rword(s, w), __ATOMIC_RELAXED)) &
 			slab_word_mask(s->cache, w));
 	return slab_capacity(s->cache) - free;

@@ -102,13 +102,17 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 		problem(cache, "slab %p: the slab table does not name it over "
 			"its %lu bytes", (void *)s, slab_bytes(cache));
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		unsigned long m = *slab_lmap(s, w), r = *slab_rword(s, w);
+		unsigned long a = *slab_aword(s, w), f = *slab_fword(s, w);
+		unsigned long r = *slab_rword(s, w), m = a | f;
 		unsigned long mask = slab_word_mask(cache, w);
 
 		if ((m | r) & ~mask)
 			problem(cache, "slab %p word %u: bits outside its "
 				"objects %u..%u", (void *)s, w, cache->first,
 				cache->nr_objects - 1);
+		if (a & f)
+			problem(cache, "slab %p word %u: objects both ready "
+				"and freed (%#lx)", (void *)s, w, a & f);
 		if (m & r)
 			problem(cache, "slab %p word %u: objects both free and "
 				"freed remotely (%#lx)", (void *)s, w, m & r);
@@ -131,11 +135,11 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 		struct slab_pcpu *pc = per_cpu_ptr(&slab_pcpu, (unsigned int)cpu);
 		struct kmem_cache_cpu *c = &pc->c[cache->slot];
 		uintptr_t at = (uintptr_t)c->word - (uintptr_t)s->map;
-		unsigned long w = (unsigned long)(at / (2 * sizeof(long)));
+		unsigned long w = (unsigned long)(at / (SLAB_MAP_LONGS * sizeof(long)));
 
 		if (current &&
 		    ((uintptr_t)c->word < (uintptr_t)s->map ||
-		     w >= cache->map_words || at % (2 * sizeof(long)) ||
+		     w >= cache->map_words || at % (SLAB_MAP_LONGS * sizeof(long)) ||
 		     c->base != (char *)slab_object(s, w * 64)))
 			problem(cache, "slab %p: CPU %d's cursor is not one of "
 				"its %u words", (void *)s, cpu, cache->map_words);
@@ -270,7 +274,7 @@ void show_slabinfo(void)
 
 			for (unsigned int w = 0; w < cache->map_words; w++)
 				n -= hweight_long(
-					READ_ONCE(*slab_lmap(s, w)) |
+					slab_owner_free(s, w) |
 					__atomic_load_n(slab_rword(s, w),
 							__ATOMIC_RELAXED));
 			active += n;

@@ -93,7 +93,7 @@ int slab_debug_check_slab(struct slab *s)
 		void *obj = slab_object(s, i);
 
 		problems += check_red(cache, obj, "by slab_check");
-		if ((READ_ONCE(*slab_lmap(s, i / 64)) |
+		if ((slab_owner_free(s, i / 64) |
 		     __atomic_load_n(slab_rword(s, i / 64), __ATOMIC_RELAXED)) & bit)
 			problems += check_poison(cache, obj, "by slab_check");
 	}

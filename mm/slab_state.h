@@ -13,12 +13,21 @@
  * holding the log2 of the size of the slab covering the page (0: none):
  * rounding the address down to that size gives the header.
  *
- * An object's state is two bits, kept side by side per 64 objects in
- * map[2w] (1: free, written only by the slab's owner) and map[2w + 1]
- * (the remote word, 1: freed by another CPU, not yet taken back; set with
- * an atomic OR by that CPU, cleared by the owner with an atomic exchange).
- * An object is in use iff both bits are 0. Bits below cache->first and
- * from cache->nr_objects on are always 0 in both.
+ * An object's state is three bits, kept side by side per 64 objects in
+ * map[3w .. 3w + 2] (SLAB_MAP_LONGS):
+ *   the alloc word   (1: free, ready to be handed out) kmalloc() takes
+ *                    its lowest bit; written only by the slab's owner;
+ *   the freed word   (1: freed by the owner since its bits last moved to
+ *                    the alloc word) kfree() sets the bit; written only
+ *                    by the owner, which moves it to the alloc word when
+ *                    that runs dry (slab_merge_freed()). Two words, so
+ *                    that an allocation never waits for the free before
+ *                    it: each fast path writes its own word;
+ *   the remote word  (1: freed by another CPU, not yet taken back; set
+ *                    with an atomic OR by that CPU, cleared by the owner
+ *                    with an atomic exchange).
+ * An object is in use iff all three bits are 0; no two are ever 1. Bits
+ * below cache->first and from cache->nr_objects on are always 0.
  *
  * A slab is in one of four states:
  *   SLAB_ACTIVE   owned by one CPU, as its current slab (kmem_cache_cpu)
@@ -91,7 +100,7 @@ struct kmem_cache {
 	uint64_t recip;
 	unsigned int order;		/* a slab is 2^order pages */
 	unsigned int nr_objects;	/* object indexes end here: first..nr_objects-1 */
-	unsigned int map_words;		/* 64-object words (two longs each in map[]) */
+	unsigned int map_words;		/* 64-object words (SLAB_MAP_LONGS each in map[]) */
 	unsigned long flags;
 	char name[32];
 	void (*ctor)(void *obj);
@@ -219,14 +228,50 @@ static inline void *slab_object(const struct slab *s, unsigned long idx)
 	return (char *)s + idx * s->cache->size;
 }
 
-static inline unsigned long *slab_lmap(struct slab *s, unsigned int w)
+static inline unsigned long *slab_aword(struct slab *s, unsigned int w)
 {
-	return &s->map[2 * w];
+	return &s->map[SLAB_MAP_LONGS * w];
+}
+
+static inline unsigned long *slab_fword(struct slab *s, unsigned int w)
+{
+	return &s->map[SLAB_MAP_LONGS * w + 1];
 }
 
 static inline unsigned long *slab_rword(struct slab *s, unsigned int w)
 {
-	return &s->map[2 * w + 1];
+	return &s->map[SLAB_MAP_LONGS * w + 2];
+}
+
+/*
+ * The objects of word @w free on the owner's side (alloc | freed), read
+ * by any CPU. The freed word first, with acquire: the owner's merge
+ * writes the alloc word and then clears the freed word with release, so
+ * a reader that sees it cleared sees the alloc word with its bits.
+ */
+static inline unsigned long slab_owner_free(struct slab *s, unsigned int w)
+{
+	unsigned long f = __atomic_load_n(slab_fword(s, w), __ATOMIC_ACQUIRE);
+
+	return f | READ_ONCE(*slab_aword(s, w));
+}
+
+/*
+ * As @s's owner (or its only holder): move word @w's freed bits to its
+ * alloc word (see slab_owner_free() for the order). Return: the alloc
+ * word's bits.
+ */
+static inline unsigned long slab_merge_freed(struct slab *s, unsigned int w)
+{
+	unsigned long f = READ_ONCE(*slab_fword(s, w));
+	unsigned long a = READ_ONCE(*slab_aword(s, w));
+
+	if (f) {
+		a |= f;
+		WRITE_ONCE(*slab_aword(s, w), a);
+		__atomic_store_n(slab_fword(s, w), 0, __ATOMIC_RELEASE);
+	}
+	return a;
 }
 
 /* The bits of word @w that stand for objects (first..nr_objects-1). */

@@ -5,12 +5,16 @@
  * from here; nothing else may use these names.
  *
  * The fast paths read the per-CPU offset once (arch_percpu_offset_nocall())
- * and touch one 64-object free word of a slab this CPU owns: kmalloc()
- * clears its lowest set bit, kfree() sets the object's bit after the slab
- * table (its byte and stride entry) proves the pointer is the start of an
- * object, the slab header that the slab is this CPU's, and the bits that
- * the object is in use (neither its free nor
- * its remote bit set). No lock, no atomic read-modify-write, no call.
+ * and touch the words of 64 objects of a slab this CPU owns: kmalloc()
+ * clears the lowest set bit of the alloc word, kfree() sets the object's
+ * bit in the freed word after the slab table (its byte and stride entry)
+ * proves the pointer is the start of an object, the slab header that the
+ * slab is this CPU's, and the bits that the object is in use (none of
+ * its alloc, freed and remote bits set). Each writes a word of its own,
+ * so an allocation does not wait for the store of the free before it
+ * (a pair's cost is not the chain of both); the freed bits go back to
+ * the alloc word when it runs dry, in the general way.
+ * No lock, no atomic read-modify-write, no call.
  * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
  * request pending for this CPU, another CPU's slab, a large block, any
  * pointer not so proven) takes the out-of-line paths, __kmalloc() and
@@ -39,6 +43,9 @@
 struct slab_list {
 	struct slab_list *next, *prev;
 };
+
+/* Longs per 64 objects in a slab's map[]: alloc, freed, remote. */
+#define SLAB_MAP_LONGS	3
 
 /*
  * The slab header, at the start of every slab: see mm/slab_state.h. Its
@@ -72,7 +79,12 @@ struct slab {
 	 * when it let the slab go.
 	 */
 	struct slab_pcpu *owner_pc;
-	/* map[2w]: owner's free bits; map[2w + 1]: remote frees (atomics). */
+	/*
+	 * Per 64 objects, SLAB_MAP_LONGS words: map[3w] the alloc word
+	 * (kmalloc() takes from it), map[3w + 1] the freed word (kfree()
+	 * on the owner puts back into it), both the owner's; map[3w + 2]
+	 * remote frees (atomics). See mm/slab_state.h.
+	 */
 	unsigned long map[];
 };
 
@@ -82,7 +94,7 @@ struct slab {
  * running: cache_deactivate_cpu()). All NULL without a slab.
  */
 struct kmem_cache_cpu {
-	unsigned long *word;		/* &slab->map[2 * cursor]: tried first */
+	unsigned long *word;		/* the cursor's alloc word: tried first */
 	char *base;			/* object cursor * 64's address */
 };
 
@@ -241,8 +253,9 @@ slow:
  * header (its stride and first object, loaded beside the table byte, so
  * that the header's line is read in parallel, for the owner check, not
  * before the object's bit can be found),
- * the header's owner is this CPU, and the object's two bits say it is in
- * use: its free bit is set. Anything else: __kfree(), which checks all,
+ * the header's owner is this CPU, and the object's three bits say it is
+ * in use: none is set; then its bit in the freed word. Anything else:
+ * __kfree(), which checks all,
  * or, for a proven object start of another CPU's slab or with a bit set,
  * __kfree_object(), which checks all but the table.
  * It does not poll for requests: a CPU answers at its next kmalloc() or
@@ -276,12 +289,13 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	if (unlikely(!arch_percpu_offset_nocall(&cpu) ||
 		     READ_ONCE(s->owner_pc) != __percpu_shift(&slab_pcpu, cpu)))
 		goto object;
-	lw = &s->map[idx / 64 * 2];
+	lw = &s->map[idx / 64 * SLAB_MAP_LONGS];
 	bit = 1UL << (idx % 64);
-	m = READ_ONCE(*lw);
-	if (unlikely((m | __atomic_load_n(lw + 1, __ATOMIC_RELAXED)) & bit))
+	m = READ_ONCE(lw[1]);
+	if (unlikely((m | READ_ONCE(lw[0]) |
+		      __atomic_load_n(lw + 2, __ATOMIC_RELAXED)) & bit))
 		goto object;
-	WRITE_ONCE(*lw, m | bit);
+	WRITE_ONCE(lw[1], m | bit);
 	return;
 object:
 	/* Another CPU's slab (a remote free), or a double free. */

@@ -169,6 +169,40 @@ static bool exhaustion_gives_back_empty_slabs(void)
 	return restored(before);
 }
 
+/*
+ * Allocate @size bytes (@gfp) until @want comes out again, holding the
+ * others, then free them. An object freed by the inline kfree() comes
+ * back once its word's alloc bits ran out (mm/slab_state.h), within a
+ * slab's objects. Return: how many times @want came out; the first time
+ * ends the search unless @all, which makes all REUSE_TRIES allocations.
+ * The caller owns @want then.
+ */
+#define REUSE_TRIES	2048
+static void *reuse_held[REUSE_TRIES];
+
+static unsigned int alloc_until(size_t size, gfp_t gfp, const void *want,
+				bool all)
+{
+	unsigned int n = 0, seen = 0;
+
+	while (n < REUSE_TRIES) {
+		void *p = kmalloc(size, gfp);
+
+		if (!p)
+			break;
+		if (p == want) {
+			seen++;
+			if (!all)
+				break;
+			continue;
+		}
+		reuse_held[n++] = p;
+	}
+	while (n)
+		kfree(reuse_held[--n]);
+	return seen;
+}
+
 static bool zeroing_and_realloc(void)
 {
 	unsigned long before;
@@ -180,8 +214,9 @@ static bool zeroing_and_realloc(void)
 	p = kmalloc(200, GFP_KERNEL);
 	memset(p, 0xa5, 256);
 	kfree(p);
-	q = kzalloc(200, GFP_KERNEL);
-	EXPECT(q == p, "the same object again (%p, %p)", q, p);
+	EXPECT(alloc_until(200, GFP_KERNEL | __GFP_ZERO, p, false) == 1,
+	       "%p not handed out again", p);
+	q = p;
 	for (int i = 0; i < 256; i++)
 		EXPECT(q[i] == 0, "kzalloc byte %d is %#x", i, q[i]);
 	memset(q, 7, 200);
@@ -256,9 +291,11 @@ static bool refusals(void)
 	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: double free", p);
 	EXPECT(refused_free(kfree_fn, p, msg), "double free");
 	/* Handed out once only, despite the second free. */
-	x = kmalloc(64, GFP_KERNEL);
+	EXPECT(alloc_until(64, GFP_KERNEL, p, true) == 1,
+	       "%p not handed out exactly once", p);
+	x = p;
 	y = kmalloc(64, GFP_KERNEL);
-	EXPECT(x == p && y != p && y != q, "%p %p %p %p", p, q, x, y);
+	EXPECT(y && y != p && y != q, "%p %p %p", p, q, y);
 	snprintf(msg, sizeof(msg), "kfree: refused %p in cache kmalloc-64: not the start of an object", q + 8);
 	EXPECT(refused_free(kfree_fn, q + 8, msg), "interior pointer");
 	snprintf(msg, sizeof(msg), "kfree: refused %p in no cache", stack_buf);
@@ -291,6 +328,66 @@ static bool refusals(void)
 	kfree(p);
 	kmem_cache_destroy(a);
 	kmem_cache_destroy(b);
+	return restored(before);
+}
+
+/*
+ * slab_check() finds each bitmap corruption it promises to (a bit in two
+ * of an object's three words, a bit outside the objects), and is quiet
+ * again once the bit is put back: the checker can fail.
+ */
+static bool slab_check_finds_bad_bits(void)
+{
+	/*
+	 * The word to set a bit in: the free object's other owner word (1),
+	 * its remote word (2), or object 0's bit (the header's) in the
+	 * alloc word (0).
+	 */
+	static const struct {
+		unsigned int word;
+		bool header;
+		const char *says;
+	} cases[] = {
+		{ 1, false, "objects both ready and freed" },
+		{ 2, false, "objects both free and freed remotely" },
+		{ 0, true, "bits outside its objects" },
+	};
+	unsigned long before;
+	struct slab *s;
+	char *p, *q;
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	p = kmalloc(64, GFP_KERNEL);
+	q = kmalloc(64, GFP_KERNEL);
+	kfree(q);	/* inline: into the freed word; SLAB_DEBUG: the alloc word */
+	s = slab_base(p);
+	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
+		unsigned long idx = (unsigned long)(q - (char *)s) / 64;
+		unsigned int w = (unsigned int)(idx / 64);
+		unsigned long *words[3] = { slab_aword(s, w), slab_fword(s, w),
+					    slab_rword(s, w) };
+		unsigned long bit = 1UL << (idx % 64), saved;
+		unsigned long *at;
+
+		unsigned int home = (*words[0] & bit) ? 0 : 1;
+
+		EXPECT((*words[0] | *words[1]) & bit, "the free is on the owner's side");
+		EXPECT(!CONFIG_SLAB_DEBUG == (home == 1), "the free went to word %u", home);
+		/* Object 0 is the header's: outside the objects. */
+		if (cases[k].header)
+			bit = 1;
+		at = words[cases[k].word == 1 ? 1 - home : cases[k].word];
+		saved = *at;
+		*at |= bit;
+		console_clear();
+		EXPECT(slab_check() > 0 && console_says(cases[k].says),
+		       "slab_check did not say \"%s\"", cases[k].says);
+		*at = saved;
+		EXPECT(slab_check() == 0, "quiet once mended (%s)", cases[k].says);
+	}
+	kfree(p);
 	return restored(before);
 }
 
@@ -578,6 +675,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(exhaustion_gives_back_empty_slabs),
 	HOST_TEST(zeroing_and_realloc),
 	HOST_TEST(refusals),
+	HOST_TEST(slab_check_finds_bad_bits),
 	HOST_TEST(caches_sizes_alignment_destroy),
 	HOST_TEST(exhaust_every_class),
 	HOST_TEST(model_against_shadow),
