@@ -215,7 +215,8 @@ static inline __attribute__((always_inline)) unsigned int slab_ctz(unsigned long
 
 /*
  * kmalloc - @size bytes (see <mm/slab.h>). Inline: the lowest free
- * object of this CPU's cursor word of the size's class; else __kmalloc().
+ * object of this CPU's cursor word of the size's class, its freed bits
+ * taken back when its alloc bits ran out; else __kmalloc().
  */
 static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gfp)
 {
@@ -237,9 +238,21 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 			goto slow;
 		/* Only this CPU writes its free words: no read-modify-write. */
 		bits = READ_ONCE(*lw);
-		if (unlikely(!bits))
-			goto slow;
-		WRITE_ONCE(*lw, bits & (bits - 1));
+		if (likely(bits)) {
+			WRITE_ONCE(*lw, bits & (bits - 1));
+		} else {
+			/*
+			 * The alloc word ran dry: take the word's freed bits
+			 * (lw[1]) back here rather than in the general way,
+			 * in slab_merge_freed()'s order: the alloc word, then
+			 * the freed word cleared with release.
+			 */
+			bits = READ_ONCE(lw[1]);
+			if (unlikely(!bits))
+				goto slow;
+			WRITE_ONCE(*lw, bits & (bits - 1));
+			__atomic_store_n(&lw[1], 0, __ATOMIC_RELEASE);
+		}
 		return c->base + ((unsigned long)slab_ctz(bits) <<
 				  (idx + KMALLOC_SHIFT_LOW));
 	}
