@@ -12,8 +12,8 @@
  * slab is this CPU's, and the bits that the object is in use (none of
  * its alloc, freed and remote bits set). Each writes a word of its own,
  * so an allocation does not wait for the store of the free before it
- * (a pair's cost is not the chain of both); the freed bits go back to
- * the alloc word when it runs dry, in the general way.
+ * (a pair's cost is not the chain of both); kmalloc() moves the freed
+ * bits to the alloc word when that runs dry.
  * No lock, no atomic read-modify-write, no call.
  * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
  * request pending for this CPU, another CPU's slab, a large block, any
