@@ -203,15 +203,18 @@ aarch64_el2_to_el1:
  * secure=on). Each adds one to aarch64_boot_lottery; the one that found 0
  * boots, and every other waits as a spin-table CPU would, at EL3, in
  * aarch64_spin_table_entry (secondary.S), until smp_init() publishes its
- * slot (smp.c: a psci CPU with no PSCI, when the count says CPUs wait).
+ * slot (smp.c: CPU_ENABLE_HELD, when the count says CPUs wait).
  * With the MMU off these are Device accesses, where a CPU may not support
  * exclusives: a store-exclusive that keeps failing, or a fault on either
  * instruction (the EL3 vectors resume at the fixup), means this CPU is
- * alone, as a board's firmware leaves it, and it boots.
+ * alone, as a board's firmware leaves it, and it boots. (The fixup table
+ * holds link addresses until the relocation: an image entered at EL3
+ * away from its link address has such a fault reported instead.)
  */
 el3_lottery:
 	adr_l	x0, aarch64_el3_vectors
 	msr	vbar_el3, x0
+	/* The vectors are in place before an exclusive below may fault. */
 	isb
 	adr_l	x1, aarch64_boot_lottery
 	mov	x2, #64			/* tries */
