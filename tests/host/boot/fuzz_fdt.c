@@ -26,20 +26,27 @@ static int read_fdt(const uint8_t *data, size_t size, struct boot_memmap *map)
 static void read_cpus(const uint8_t *data, size_t size)
 {
 	static struct boot_cpus cpus;
-	/* The boot hwid from the input too, so that it is sometimes listed. */
+	/*
+	 * The boot hwid from the input too, so that it is sometimes listed;
+	 * and whether CPUs are held in the kernel's pen (FDT_CPUS_HELD).
+	 */
 	unsigned long boot = size ? data[size - 1] : 0;
+	unsigned int flags = size > 1 && (data[size - 2] & 1) ? FDT_CPUS_HELD : 0;
 	int err;
 
 	host_console_set_quiet(true);	/* the CPU reader's messages */
-	err = fdt_read_cpus(data, size, boot, 0, &cpus);
+	err = fdt_read_cpus(data, size, boot, flags, &cpus);
 
 	if (cpus.nr < 1 || cpus.nr > NR_CPUS || cpus.cpu[0].hwid != boot)
 		abort();
 	if (err && err != -EINVAL && err != -ENOENT)
 		abort();
-	for (unsigned int i = 1; !err && i < cpus.nr; i++)
+	for (unsigned int i = 1; !err && i < cpus.nr; i++) {
 		if (cpus.cpu[i].hwid == boot)
 			abort();	/* the boot CPU twice */
+		if (!flags && cpus.cpu[i].method == CPU_ENABLE_HELD)
+			abort();	/* held, with no pen to hold it */
+	}
 }
 
 static void find_console(const uint8_t *data, size_t size)
