@@ -14,7 +14,8 @@
  * rounding the address down to that size gives the header.
  *
  * An object's state is three bits, kept side by side per 64 objects in
- * map[3w .. 3w + 2] (SLAB_MAP_LONGS):
+ * map[3w .. 3w + 2] (SLAB_MAP_LONGS; <mm/slab_fast.h> names the index of
+ * each word):
  *   the alloc word   (1: free, ready to be handed out) kmalloc() takes
  *                    its lowest bit; written only by the slab's owner;
  *   the freed word   (1: freed by the owner since its bits last moved to
@@ -230,17 +231,17 @@ static inline void *slab_object(const struct slab *s, unsigned long idx)
 
 static inline unsigned long *slab_aword(struct slab *s, unsigned int w)
 {
-	return &s->map[SLAB_MAP_LONGS * w];
+	return &s->map[SLAB_MAP_LONGS * w + SLAB_MAP_ALLOC];
 }
 
 static inline unsigned long *slab_fword(struct slab *s, unsigned int w)
 {
-	return &s->map[SLAB_MAP_LONGS * w + 1];
+	return &s->map[SLAB_MAP_LONGS * w + SLAB_MAP_FREED];
 }
 
 static inline unsigned long *slab_rword(struct slab *s, unsigned int w)
 {
-	return &s->map[SLAB_MAP_LONGS * w + 2];
+	return &s->map[SLAB_MAP_LONGS * w + SLAB_MAP_REMOTE];
 }
 
 /*

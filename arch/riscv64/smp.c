@@ -73,16 +73,6 @@ static uint64_t timebase_hz = DEFAULT_TIMEBASE_HZ;
 /* The SBI has a TIME extension: arch_cpu_idle() may sleep (a timer). */
 static bool sbi_has_time;
 
-/*
- * Harts that lost entry.S's lottery wait in riscv_lottery_wait, but SBI
- * HSM is still how each is started (hart_start answers "already
- * available", and the release table does the rest): none is held.
- */
-bool arch_cpus_held_at_entry(void)
-{
-	return false;
-}
-
 int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 {
 	struct sbiret ret;

@@ -89,12 +89,6 @@ static void patch32(const char *offset, uint64_t value)
 	       &v, 4);
 }
 
-/* Application processors wait for INIT-SIPI-SIPI: none is held. */
-bool arch_cpus_held_at_entry(void)
-{
-	return false;
-}
-
 int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 {
 	size_t size = x86_trampoline_end - x86_trampoline_start;

@@ -36,6 +36,20 @@
  * Without it, idle CPUs spin with arch_cpu_relax(): correct, but an
  * emulated machine with more CPUs than the host has cores crawls.
  *
+ * Optional: CPUs held by the kernel itself. An arch whose entry may be
+ * reached by every CPU at once with nothing to hold the others (aarch64
+ * entered at EL3 with no firmware) defines ARCH_HAS_CPUS_HELD_AT_ENTRY in
+ * <asm/smp.h> and provides
+ *
+ *   bool arch_cpus_held_at_entry(void);
+ *       True when the other CPUs entered the image with the boot CPU and
+ *       wait in the kernel's own holding pen: the boot-info reader then
+ *       lists them as CPU_ENABLE_HELD (<boot/cpus.h>) and
+ *       arch_cpu_start() releases them from there.
+ *
+ * Without it, no CPU is ever held (riscv64's harts that lose its entry
+ * lottery are still started through SBI HSM).
+ *
  * Out of line, below: starting a secondary CPU, and a clock for timeouts.
  *
  * The bring-up contract. smp_init() (smp/smp.c) fills a struct
@@ -77,13 +91,14 @@ struct secondary_boot {
 	void *arch;			/* the arch's own per-CPU boot data */
 };
 
-/*
- * arch_cpus_held_at_entry - true when the other CPUs entered the image
- * with the boot CPU and wait in the kernel's own holding pen, to be
- * started as CPU_ENABLE_HELD (<boot/cpus.h>). aarch64 only, after an EL3
- * entry with no firmware (arch/aarch64/entry.S); false everywhere else.
- */
+#ifdef ARCH_HAS_CPUS_HELD_AT_ENTRY
 bool arch_cpus_held_at_entry(void);
+#else
+static inline bool arch_cpus_held_at_entry(void)
+{
+	return false;
+}
+#endif
 
 /*
  * arch_smp_prepare_cpus - called once by smp_init() before any

@@ -44,8 +44,16 @@ struct slab_list {
 	struct slab_list *next, *prev;
 };
 
-/* Longs per 64 objects in a slab's map[]: alloc, freed, remote. */
+/*
+ * A slab's map[], per 64 objects: SLAB_MAP_LONGS longs, the alloc word,
+ * the freed word and the remote word at these indexes (mm/slab_state.h).
+ */
+#define SLAB_MAP_ALLOC	0
+#define SLAB_MAP_FREED	1
+#define SLAB_MAP_REMOTE	2
 #define SLAB_MAP_LONGS	3
+/* A CPU's cursor points at an alloc word, which starts its group. */
+_Static_assert(SLAB_MAP_ALLOC == 0, "the cursor word starts its group");
 
 /*
  * The slab header, at the start of every slab: see mm/slab_state.h. Its
@@ -80,10 +88,10 @@ struct slab {
 	 */
 	struct slab_pcpu *owner_pc;
 	/*
-	 * Per 64 objects, SLAB_MAP_LONGS words: map[3w] the alloc word
-	 * (kmalloc() takes from it), map[3w + 1] the freed word (kfree()
-	 * on the owner puts back into it), both the owner's; map[3w + 2]
-	 * remote frees (atomics). See mm/slab_state.h.
+	 * Per 64 objects, SLAB_MAP_LONGS words: the alloc word (kmalloc()
+	 * takes from it) and the freed word (kfree() on the owner puts back
+	 * into it), both the owner's, and the remote word (atomics). See
+	 * mm/slab_state.h.
 	 */
 	unsigned long map[];
 };
@@ -243,15 +251,15 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 		} else {
 			/*
 			 * The alloc word ran dry: take the word's freed bits
-			 * (lw[1]) back here rather than in the general way,
-			 * in slab_merge_freed()'s order: the alloc word, then
+			 * back here rather than in the general way, in
+			 * slab_merge_freed()'s order: the alloc word, then
 			 * the freed word cleared with release.
 			 */
-			bits = READ_ONCE(lw[1]);
+			bits = READ_ONCE(lw[SLAB_MAP_FREED]);
 			if (unlikely(!bits))
 				goto slow;
 			WRITE_ONCE(*lw, bits & (bits - 1));
-			__atomic_store_n(&lw[1], 0, __ATOMIC_RELEASE);
+			__atomic_store_n(&lw[SLAB_MAP_FREED], 0, __ATOMIC_RELEASE);
 		}
 		return c->base + ((unsigned long)slab_ctz(bits) <<
 				  (idx + KMALLOC_SHIFT_LOW));
@@ -304,11 +312,11 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 		goto object;
 	lw = &s->map[idx / 64 * SLAB_MAP_LONGS];
 	bit = 1UL << (idx % 64);
-	m = READ_ONCE(lw[1]);
-	if (unlikely((m | READ_ONCE(lw[0]) |
-		      __atomic_load_n(lw + 2, __ATOMIC_RELAXED)) & bit))
+	m = READ_ONCE(lw[SLAB_MAP_FREED]);
+	if (unlikely((m | READ_ONCE(lw[SLAB_MAP_ALLOC]) |
+		      __atomic_load_n(&lw[SLAB_MAP_REMOTE], __ATOMIC_RELAXED)) & bit))
 		goto object;
-	WRITE_ONCE(lw[1], m | bit);
+	WRITE_ONCE(lw[SLAB_MAP_FREED], m | bit);
 	return;
 object:
 	/* Another CPU's slab (a remote free), or a double free. */

@@ -361,6 +361,17 @@ class HostPrograms(VerdictCase):
         self.assertIn("sanitizer report", v.reasons[0])
 
 
+# What a guest prints for two nodes of 98M and 158M, both CPUs in node 0
+# and node 1 without any (distance 20).
+CPULESS_NODE1 = ["numa: 2 nodes online",
+                 "numa: node 0: 100352 KiB memory, cpus 0 1",
+                 "numa: node 1: 161792 KiB memory, cpus none",
+                 "numa: cpu 0 (hwid 0x0): node 0",
+                 "numa: cpu 1 (hwid 0x1): node 0",
+                 "numa: distances from node 0: 10 20",
+                 "numa: distances from node 1: 20 10"]
+
+
 class ExpectedNuma(unittest.TestCase):
     """A -numa machine passes only when the guest shows that topology."""
 
@@ -418,20 +429,18 @@ class ExpectedNuma(unittest.TestCase):
                 "-numa node,nodeid=1,memdev=m1,cpus=2-3").split()
         self.assertEqual(numa_expect.from_qemu_args(args).cpu_node,
                          {0: 0, 1: 0})
-        guest = ["numa: 2 nodes online",
-                 "numa: node 0: 100352 KiB memory, cpus 0 1",
-                 "numa: node 1: 161792 KiB memory, cpus none",
-                 "numa: cpu 0 (hwid 0x0): node 0",
-                 "numa: cpu 1 (hwid 0x1): node 0",
-                 "numa: distances from node 0: 10 20",
-                 "numa: distances from node 1: 20 10"]
-        self.assertEqual(self.problems(guest, args), [])
-        self.assertEqual(self.problems(guest[:1] + [
-            "numa: node 0: 100352 KiB memory, cpus 0",
-            "numa: node 1: 161792 KiB memory, cpus 1"] + guest[3:4] + [
-            "numa: cpu 1 (hwid 0x1): node 1"] + guest[5:], args),
-            ["cpu hwid 0x1 in node 1, expected 0",
-             "node 1: cpus 1, expected none"])
+        self.assertEqual(self.problems(CPULESS_NODE1, args), [])
+        # CPU 1 in node 1, as if CPU 2 or 3 were present: refused.
+        moved = {"numa: node 0: 100352 KiB memory, cpus 0 1":
+                 "numa: node 0: 100352 KiB memory, cpus 0",
+                 "numa: node 1: 161792 KiB memory, cpus none":
+                 "numa: node 1: 161792 KiB memory, cpus 1",
+                 "numa: cpu 1 (hwid 0x1): node 0":
+                 "numa: cpu 1 (hwid 0x1): node 1"}
+        self.assertEqual(self.problems([moved.get(line, line)
+                                        for line in CPULESS_NODE1], args),
+                         ["cpu hwid 0x1 in node 1, expected 0",
+                          "node 1: cpus 1, expected none"])
         topo = numa_expect.from_qemu_args(
             "qemu -smp sockets=2,cores=2,maxcpus=8 "
             "-object memory-backend-ram,id=m0,size=1G "
@@ -488,14 +497,7 @@ class StatedNuma(unittest.TestCase):
     STATED = ("node,nodeid=0,size=98M,cpus=0-1 node,nodeid=1,size=158M "
               "dist,src=0,dst=1,val=20")
     QEMU = "qemu -m 256M -smp 2 -dtb cpuless.dtb".split()
-    GUEST = ["numa: node 1 has memory but no CPUs",
-             "numa: 2 nodes online",
-             "numa: node 0: 100352 KiB memory, cpus 0 1",
-             "numa: node 1: 161792 KiB memory, cpus none",
-             "numa: cpu 0 (hwid 0x0): node 0",
-             "numa: cpu 1 (hwid 0x1): node 0",
-             "numa: distances from node 0: 10 20",
-             "numa: distances from node 1: 20 10"]
+    GUEST = ["numa: node 1 has memory but no CPUs"] + CPULESS_NODE1
 
     def problems(self, lines, stated=None):
         topo = numa_expect.expected(self.QEMU, stated or self.STATED)

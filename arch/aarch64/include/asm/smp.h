@@ -9,6 +9,9 @@
 #ifndef ASM_SMP_H
 #define ASM_SMP_H
 
+/* Entered at EL3 with no firmware, every CPU runs the entry (entry.S). */
+#define ARCH_HAS_CPUS_HELD_AT_ENTRY	1
+
 static inline unsigned long arch_percpu_offset(void)
 {
 	unsigned long off;
