@@ -108,7 +108,8 @@ def _topology(nodes: list[tuple[int, int, list[int]]],
 
 def _present_cpus(args: list[str]) -> int:
     """How many CPUs the last -smp option makes present (1 without one):
-    its count, or cpus=, else the product of its topology. CPUs up to
+    its count, or cpus=, else, as QEMU, maxcpus= or the product of its
+    topology. CPUs up to
     maxcpus= are only possible (hot-pluggable): the guest has them in no
     list, and a -numa node's cpus= may still name them."""
     value = None
@@ -122,6 +123,8 @@ def _present_cpus(args: list[str]) -> int:
         return int(o[""][0])
     if "cpus" in o:
         return int(o["cpus"][0])
+    if "maxcpus" in o:
+        return int(o["maxcpus"][0])
     n = 1
     for k in ("sockets", "dies", "clusters", "cores", "threads"):
         n *= int(o.get(k, ["1"])[0])
