@@ -198,6 +198,18 @@ static int phys_nid(phys_addr_t phys)
 	return NUMA_NO_NODE;
 }
 
+/* Whether all of memblock's memory is one node's. */
+static bool memory_of_one_node(void)
+{
+	const struct memblock_type *mem = &memblock.memory;
+
+	for (unsigned long i = 1; i < mem->cnt; i++)
+		if (memory_nid(mem->regions[i].nid) !=
+		    memory_nid(mem->regions[0].nid))
+			return false;
+	return true;
+}
+
 /* Bytes of the chunk tables of a part of @pages, padded for the next. */
 static size_t part_table_bytes(unsigned long pages)
 {
@@ -281,10 +293,15 @@ int sparse_init(unsigned long nr_runs, unsigned long nr_segments)
 			size = ALIGN_UP(size, sizeof(long)) +
 			       (pa->nr_parts ? 0 : machine_bytes) +
 			       part_table_bytes(pages);
-		/* One node: anywhere, as memblock's other allocations. */
-		phys = nr_nodes == 1 ? memblock_phys_alloc(size, PAGE_SIZE)
-				     : alloc_on_node(size, PAGE_SIZE, nid,
-						     "page map");
+		/*
+		 * One node's memory: anywhere, as memblock's other
+		 * allocations. A lone part whose chunks hold more than one
+		 * node's memory (each chunk is the node's of the first
+		 * memory in it) is its own node's, as every part is.
+		 */
+		phys = nr_nodes == 1 && memory_of_one_node()
+			       ? memblock_phys_alloc(size, PAGE_SIZE)
+			       : alloc_on_node(size, PAGE_SIZE, nid, "page map");
 		if (!phys) {
 			pr_err("memblock_free_all: cannot allocate %zu bytes of "
 			       "page metadata for node %d\n", size, nid);

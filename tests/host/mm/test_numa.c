@@ -637,6 +637,35 @@ static bool map_part_of_a_full_node_goes_elsewhere(void)
 	return true;
 }
 
+/*
+ * Two nodes in one chunk of the map (with 64K pages a chunk is a whole
+ * section, 512 MiB): the chunk, so the only part, is node 0's, and it is
+ * in node 0's memory, not at the top of memory, which is node 1's.
+ */
+static bool lone_part_of_two_nodes_on_its_node(void)
+{
+	const struct page_allocator *pa = &page_allocator;
+	const phys_addr_t chunk = (phys_addr_t)MAP_CHUNK_PAGES * PAGE_SIZE;
+	const phys_addr_t base = ALIGN_UP(SZ_1G, chunk);
+
+	machine_map(base + chunk);
+	EXPECT(node_set_online(1) == 0, "online");
+	EXPECT(memblock_add_node(base, chunk / 2, 0, MEMBLOCK_NONE) == 0, "n0");
+	EXPECT(memblock_add_node(base + chunk / 2, chunk / 2, 1,
+				 MEMBLOCK_NONE) == 0, "n1");
+	console_clear();
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	EXPECT(!console_says("no room"), "node 0 had room");
+	EXPECT(pa->nr_parts == 1 && pa->parts[0].nid == 0 &&
+	       pa->parts[0].on_node && part_on(&pa->parts[0], 0),
+	       "the part at %#llx is not node 0's, in its memory",
+	       (unsigned long long)virt_to_phys(pa->parts[0].map));
+	EXPECT(page_to_nid(pfn_to_page(PHYS_PFN(base + chunk - PAGE_SIZE))) == 1,
+	       "node 1's last page");
+	EXPECT_SOUND();
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(each_node_every_order_from_its_memory),
 	HOST_TEST(thisnode_exhaustion_stops_at_the_node),
@@ -652,6 +681,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(contig_honours_nodes),
 	HOST_TEST(map_parts_on_their_nodes),
 	HOST_TEST(map_part_of_a_full_node_goes_elsewhere),
+	HOST_TEST(lone_part_of_two_nodes_on_its_node),
 };
 
 int main(void)
