@@ -138,36 +138,35 @@ static size_t percpu_size(void)
 }
 
 /*
- * A stack or a per-CPU area of @size bytes is one block of the order
- * that holds it; when that order is above MAX_PAGE_ORDER (a build with
- * small top blocks: 16 KiB of stack is order 3 with 4K pages), it is a
- * contiguous run of just the pages it needs instead. Which one follows
- * from @size alone, so cpu_mem_free() knows how to give it back.
+ * One block of the order that holds @size; when that order is above
+ * MAX_PAGE_ORDER (a build with small top blocks: 16 KiB of stack is
+ * order 3 with 4K pages), a contiguous run of just the pages it needs
+ * instead. Which one follows from @size alone, so smp_cpu_mem_free()
+ * knows how to give it back.
  */
 static bool cpu_mem_is_block(size_t size)
 {
 	return get_order(size) <= MAX_PAGE_ORDER;
 }
 
-/* The bytes cpu_mem_alloc(@size) holds. */
-static size_t cpu_mem_bytes(size_t size)
+size_t smp_cpu_mem_bytes(size_t size)
 {
 	return cpu_mem_is_block(size) ? (size_t)PAGE_SIZE << get_order(size)
 				      : ALIGN_UP(size, PAGE_SIZE);
 }
 
-static unsigned long cpu_mem_alloc(size_t size, gfp_t gfp)
+unsigned long smp_cpu_mem_alloc(size_t size, gfp_t gfp)
 {
 	struct page *page;
 
 	if (cpu_mem_is_block(size))
 		return __get_free_pages(gfp, (unsigned int)get_order(size));
-	page = alloc_contig_pages(cpu_mem_bytes(size) >> PAGE_SHIFT, gfp,
+	page = alloc_contig_pages(smp_cpu_mem_bytes(size) >> PAGE_SHIFT, gfp,
 				  NUMA_NO_NODE, NULL);
 	return page ? (unsigned long)page_address(page) : 0;
 }
 
-static void cpu_mem_free(unsigned long addr, size_t size)
+void smp_cpu_mem_free(unsigned long addr, size_t size)
 {
 	if (!addr)
 		return;
@@ -175,7 +174,7 @@ static void cpu_mem_free(unsigned long addr, size_t size)
 		free_pages(addr, (unsigned int)get_order(size));
 	else
 		free_contig_range(page_to_pfn(virt_to_page((void *)addr)),
-				  cpu_mem_bytes(size) >> PAGE_SHIFT);
+				  smp_cpu_mem_bytes(size) >> PAGE_SHIFT);
 }
 
 /* A stack and a per-CPU area for CPU @cpu; false when memory ran out. */
@@ -184,11 +183,11 @@ static bool prepare_cpu(unsigned int cpu, const struct cpu_desc *desc)
 	struct secondary_boot *boot = &secondary_boot[cpu];
 	unsigned long stack, percpu;
 
-	stack = cpu_mem_alloc(stack_size(), GFP_KERNEL);
-	percpu = cpu_mem_alloc(percpu_size(), GFP_KERNEL | __GFP_ZERO);
+	stack = smp_cpu_mem_alloc(stack_size(), GFP_KERNEL);
+	percpu = smp_cpu_mem_alloc(percpu_size(), GFP_KERNEL | __GFP_ZERO);
 	if (!stack || !percpu) {
-		cpu_mem_free(stack, stack_size());
-		cpu_mem_free(percpu, percpu_size());
+		smp_cpu_mem_free(stack, stack_size());
+		smp_cpu_mem_free(percpu, percpu_size());
 		printk("smp: cpu %u (hwid %#lx): no memory for its stack and "
 		       "per-CPU area\n", cpu, desc->hwid);
 		return false;
@@ -198,7 +197,7 @@ static bool prepare_cpu(unsigned int cpu, const struct cpu_desc *desc)
 	boot->hwid = desc->hwid;
 	/* The lowest page stays unused: the arch's guard page, if any. */
 	boot->stack_bottom = stack + PAGE_SIZE;
-	boot->stack_top = stack + cpu_mem_bytes(stack_size());
+	boot->stack_top = stack + smp_cpu_mem_bytes(stack_size());
 	boot->percpu_offset = percpu - (uintptr_t)__per_cpu_start;
 	boot->arch = NULL;
 
@@ -213,8 +212,8 @@ static void release_cpu(unsigned int cpu)
 {
 	struct secondary_boot *boot = &secondary_boot[cpu];
 
-	cpu_mem_free(boot->stack_bottom - PAGE_SIZE, stack_size());
-	cpu_mem_free((uintptr_t)__per_cpu_start + boot->percpu_offset,
+	smp_cpu_mem_free(boot->stack_bottom - PAGE_SIZE, stack_size());
+	smp_cpu_mem_free((uintptr_t)__per_cpu_start + boot->percpu_offset,
 		     percpu_size());
 	__per_cpu_offset[cpu] = 0;
 }

@@ -74,8 +74,6 @@ _Static_assert(__builtin_offsetof(struct secondary_boot, arch) ==
 
 /* Each CPU's exception stack (SP_EL1): the boot CPU's size (linker script). */
 #define EXC_STACK_SIZE		(16UL << 10)
-#define EXC_STACK_ORDER		\
-	(EXC_STACK_SIZE > PAGE_SIZE ? __builtin_ctzl(EXC_STACK_SIZE) - PAGE_SHIFT : 0)
 
 /*
  * What CPU n reads before its MMU is on; written by the boot CPU in
@@ -263,15 +261,15 @@ static int prepare_stacks(struct secondary_boot *boot,
 		return -EINVAL;
 	}
 	if (!sec->exc_sp) {
-		unsigned long exc = __get_free_pages(GFP_KERNEL,
-						     EXC_STACK_ORDER);
+		/* Above the top order when top blocks are small. */
+		unsigned long exc = smp_cpu_mem_alloc(EXC_STACK_SIZE, GFP_KERNEL);
 
 		if (!exc) {
 			pr_err("CPU %u: no memory for its exception stack\n",
 			       boot->cpu);
 			return -ENOMEM;
 		}
-		sec->exc_sp = exc + (PAGE_SIZE << EXC_STACK_ORDER);
+		sec->exc_sp = exc + smp_cpu_mem_bytes(EXC_STACK_SIZE);
 	}
 	if (boot->stack_top >= STACK_ALIAS_BASE)
 		return 0;	/* mapped by an earlier attempt */

@@ -15,6 +15,7 @@
 
 #include <lib/compiler.h>
 #include <lib/types.h>
+#include <mm/gfp.h>
 #include <smp/nr_cpus.h>
 #include <smp/percpu.h>
 
@@ -209,6 +210,18 @@ void smp_prepare_boot_cpu(unsigned long hwid);
  */
 struct boot_cpus;
 unsigned int smp_init(const struct boot_cpus *cpus);
+
+/*
+ * smp_cpu_mem_alloc - @size bytes of a CPU's own memory (a stack, a
+ * per-CPU area), page-aligned and contiguous, from the page allocator:
+ * one block of the order that holds @size, or, above MAX_PAGE_ORDER, a
+ * contiguous run of just the pages @size needs (alloc_contig_pages()).
+ * Return: its address, or 0. smp_cpu_mem_bytes(@size) says how many
+ * bytes it holds; smp_cpu_mem_free(addr, @size) gives it back.
+ */
+unsigned long smp_cpu_mem_alloc(size_t size, gfp_t gfp);
+size_t smp_cpu_mem_bytes(size_t size);
+void smp_cpu_mem_free(unsigned long addr, size_t size);
 
 /*
  * smp_bringup_error - why smp_init() started no secondary CPU at all: 0,
