@@ -246,7 +246,10 @@ class NumaWatch:
             self.rows.setdefault(int(m.group(1)),
                                  [int(d) for d in m.group(2).split()])
 
-    def problems(self) -> list[str]:
+    def problems(self, cpus_used: int | None = None) -> list[str]:
+        """cpus_used: how many CPUs the guest is to use, when fewer than
+        the machine has (NR_CPUS below -smp): it lists that many, each in
+        its node, and leaves the others out."""
         e = self.expect
         want = sorted(e.memory_kib)
         if self.online is None:
@@ -264,7 +267,8 @@ class NumaWatch:
             if hwid in self.cpus and self.cpus[hwid] != nid:
                 out.append(f"cpu hwid {hwid:#x} in node {self.cpus[hwid]}, "
                            f"expected {nid}")
-            elif hwid not in self.cpus:
+            elif hwid not in self.cpus and (cpus_used is None or
+                                            len(self.cpus) < cpus_used):
                 out.append(f"cpu hwid {hwid:#x} (node {nid}) not listed")
         for nid in want:
             if nid not in e.cpu_node.values() and \

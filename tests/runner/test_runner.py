@@ -389,12 +389,29 @@ class ExpectedNuma(unittest.TestCase):
              "numa: distances from node 0: 10 21",
              "numa: distances from node 1: 21 10"]
 
-    def problems(self, lines, args=None):
+    def problems(self, lines, args=None, cpus_used=None):
         topo = numa_expect.from_qemu_args(args or self.QEMU)
         watch = numa_expect.NumaWatch(topo)
         for line in lines:
             watch.feed(line)
-        return watch.problems()
+        return watch.problems(cpus_used)
+
+    def test_cpus_beyond_nr_cpus_are_not_expected(self):
+        # -smp 4 with NR_CPUS=2: the guest uses two CPUs (EXPECT_CPUS=2)
+        # and lists those; node 1's two stay parked, so it shows none.
+        args = ("qemu -smp 4 -object memory-backend-ram,id=m0,size=98M "
+                "-object memory-backend-ram,id=m1,size=158M "
+                "-numa node,nodeid=0,memdev=m0,cpus=0-1 "
+                "-numa node,nodeid=1,memdev=m1,cpus=2-3").split()
+        self.assertEqual(self.problems(CPULESS_NODE1, args, cpus_used=2), [])
+        # Without the limit, or with one CPU fewer listed, it fails.
+        self.assertEqual(self.problems(CPULESS_NODE1, args),
+                         ["cpu hwid 0x2 (node 1) not listed",
+                          "cpu hwid 0x3 (node 1) not listed"])
+        self.assertIn("cpu hwid 0x1 (node 0) not listed",
+                      self.problems([line for line in CPULESS_NODE1
+                                     if "hwid 0x1" not in line],
+                                    args, cpus_used=2))
 
     def test_parse(self):
         topo = numa_expect.from_qemu_args(self.QEMU)

@@ -162,7 +162,7 @@ class Judge:
             reasons.append(f"{self.online} CPUs online, expected "
                            f"{self.expect_cpus}")
         if self.numa:
-            reasons += self.numa.problems()
+            reasons += self.numa.problems(self.expect_cpus)
         failed = ktap.failed + ktap.missing
         if reasons and failed == 0:
             failed = 1
