@@ -10,6 +10,13 @@
  * elsewhere that reads one of them sees an allocated head or a tail,
  * never a free one. Every piece gets its head before any is freed, so at
  * each step the map describes whole allocated blocks.
+ *
+ * The pieces go back to the buddy lists, not to this CPU's lists, under
+ * one acquisition of the zone lock: the tail at the cut, the run when it
+ * is freed. So they merge at once, with each other and with the rest of
+ * the block: a run that comes back leaves its whole block free for the
+ * next one, where pieces cached one by one (a list per order) would wait
+ * there unmerged while the next run splits another block.
  */
 #include <lib/printk.h>
 #include <mm/mm.h>
@@ -32,6 +39,7 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 {
 	unsigned long nr = (size + PAGE_SIZE - 1) >> PAGE_SHIFT, end, i;
 	unsigned int order, o;
+	struct zone *zone;
 	struct page *page;
 
 	if (!size)
@@ -47,11 +55,42 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 		o = piece_order(i, i < nr ? nr : end);
 		set_pg_state(page + i, PG_ALLOC | o);
 	}
+	/* The block is ours: its pieces are one zone's, their heads good. */
+	zone = map_zone(page);
+	zone_lock(zone);
 	for (i = nr; i < end; i += 1UL << o) {
 		o = piece_order(i, end);
-		__free_pages(page + i, o);
+		__free_one_page(zone, page + i, o);
 	}
+	zone_unlock(zone);
 	return page_address(page);
+}
+
+/*
+ * Free the checked pieces [0, @n) of a run to the buddy lists under one
+ * zone-lock acquisition, when they are all one zone's and (under the lock,
+ * against a racing free) still allocated heads. Return: false, with
+ * nothing freed, otherwise.
+ */
+static bool free_pieces_locked(struct page *const *piece,
+			       const unsigned int *order, unsigned int n)
+{
+	struct zone *zone = map_zone(piece[0]);
+	unsigned int k;
+
+	for (k = 1; k < n; k++)
+		if (map_zone(piece[k]) != zone)
+			return false;
+	zone_lock(zone);
+	for (k = 0; k < n; k++)
+		if (pg_state(piece[k]) != (PG_ALLOC | order[k])) {
+			zone_unlock(zone);
+			return false;
+		}
+	while (n--)
+		__free_one_page(zone, piece[n], order[n]);
+	zone_unlock(zone);
+	return true;
 }
 
 void free_pages_exact(void *virt, size_t size)
@@ -96,6 +135,11 @@ void free_pages_exact(void *virt, size_t size)
 		piece[n] = p;
 		order[n++] = o;
 	}
-	while (n--)
-		__free_pages(piece[n], order[n]);
+	/*
+	 * Pieces of two zones (blocks allocated apart, freed as one run) or
+	 * one freed meanwhile: one by one, each refused or freed as ever.
+	 */
+	if (!free_pieces_locked(piece, order, n))
+		while (n--)
+			__free_pages(piece[n], order[n]);
 }

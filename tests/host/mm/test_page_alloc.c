@@ -245,6 +245,31 @@ static bool exact_runs_hold_only_their_pages(void)
 	return true;
 }
 
+/*
+ * A run's pieces go back to the buddy lists, not to this CPU's lists, and
+ * merge there: after a 9-page run (a block of 16) is taken and freed, the
+ * free blocks of every order are what they were, the 16 pages one block
+ * again. Cached one by one, they would sit as blocks of 1, 2, 4 and 8.
+ */
+static bool exact_run_merges_back_whole(void)
+{
+	unsigned long before[NR_PAGE_ORDERS];
+	void *a;
+
+	if (!std_machine(2))
+		return false;
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+		before[o] = nr_free_blocks(o);
+	a = alloc_pages_exact(9 * PAGE_SIZE, 0);
+	EXPECT(a, "9 pages");
+	free_pages_exact(a, 9 * PAGE_SIZE);
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+		EXPECT(nr_free_blocks(o) == before[o], "order %u: %lu free "
+		       "blocks, %lu before", o, nr_free_blocks(o), before[o]);
+	EXPECT_SOUND();
+	return true;
+}
+
 /* Every page given to the allocator lies in a bank and outside reserved. */
 static bool only_free_memory_handed_out(unsigned long given)
 {
@@ -639,6 +664,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(seed_slab_order_search_reaches_top),
 	HOST_TEST(gfp_zero_and_addresses),
 	HOST_TEST(exact_runs_hold_only_their_pages),
+	HOST_TEST(exact_run_merges_back_whole),
 	HOST_TEST(handoff_pfn0),
 	HOST_TEST(handoff_one_page_banks),
 	HOST_TEST(handoff_banks_holes_above_4g),
