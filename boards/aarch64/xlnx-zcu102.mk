@@ -11,9 +11,12 @@
 #
 # What the build changes in the DTB, with fdtput, as the firmware would:
 # the memory node. The board's DTB lists 2 GiB at 0 and 2 GiB at 32 GiB
-# (a 4 GiB ZCU102); the build lists 128 MiB of each, within the RAM QEMU
-# gives with -m 2176M (2 GiB at 0 and 128 MiB at 32 GiB), so that the
-# boot, which writes every free page, stays small.
+# (a 4 GiB ZCU102). QEMU gives the first 2 GiB of -m at 0 and the rest at
+# 32 GiB; the build lists at most 128 MiB of each bank that -m makes
+# (the default -m 2176M: 128 MiB at 0 and 128 MiB at 32 GiB), so that
+# the boot, which writes every free page, stays small, and never a bank
+# QEMU does not have (with -m 1G the DTB's second bank would be memory
+# that is not there).
 #
 # How it is loaded: QEMU's -dtb would replace the memory node with one
 # bank from 0 of the -m size (QEMU 7.2 knows nothing of the ZynqMP's
@@ -24,7 +27,7 @@
 # page 0 stays free RAM, so the page-0 policy is what keeps it out.
 
 ZCU102_DTB_SRC	:= tests/fixtures/boards/xilinx-zynqmp-zcu102-rev1.0.dtb
-BOARD_DTB	= $(BUILD_ROOT)/boards/aarch64-xlnx-zcu102.dtb
+BOARD_DTB	= $(BUILD_ROOT)/boards/aarch64-xlnx-zcu102-$(MEM).dtb
 BOARD_IMAGES	= $(BOARD_DTB)
 # -audiodev: the model's DisplayPort has audio, which QEMU would open.
 # Where the loader device below puts the Image.
@@ -42,9 +45,17 @@ SMP		?= 4
 BOARD_PAGE_SIZES := 4K 64K
 BOARD_SMP	:= 4
 
-$(BUILD_ROOT)/boards/aarch64-xlnx-zcu102.dtb: $(ZCU102_DTB_SRC) boards/aarch64/xlnx-zcu102.mk
+# RAM is at 0 (the image's load address must be inside -m: qemu.mk).
+BOARD_RAM_BASE	:= 0x0
+# MiB listed at 0 and at 32 GiB: at most 128 of what -m puts in each.
+ZCU102_LOW_MIB	= $(shell m=$(mem_mib); echo $$((m < 128 ? m : 128)))
+ZCU102_HIGH_MIB	= $(shell h=$$(($(mem_mib) - 2048)); \
+		    echo $$((h <= 0 ? 0 : h < 128 ? h : 128)))
+
+$(BUILD_ROOT)/boards/aarch64-xlnx-zcu102-$(MEM).dtb: $(ZCU102_DTB_SRC) boards/aarch64/xlnx-zcu102.mk
 	@mkdir -p $(dir $@)
-	$(Q)echo "  DTB     $@ (fdtput: /memory@0 reg, 128 MiB at 0 and at 32 GiB)"
+	$(Q)echo "  DTB     $@ (fdtput: /memory@0 reg, $(ZCU102_LOW_MIB) MiB at 0 and $(ZCU102_HIGH_MIB) MiB at 32 GiB)"
 	$(Q)cp $< $@.tmp
-	$(Q)fdtput -t x $@.tmp /memory@0 reg 0 0 0 0x8000000 8 0 0 0x8000000
+	$(Q)fdtput -t x $@.tmp /memory@0 reg 0 0 0 $$(printf %x $$(($(ZCU102_LOW_MIB) << 20))) \
+		$(if $(filter-out 0,$(ZCU102_HIGH_MIB)),8 0 0 $$(printf %x $$(($(ZCU102_HIGH_MIB) << 20))))
 	$(Q)mv $@.tmp $@
