@@ -110,19 +110,15 @@ SELFTEST(numa_node_every_order, STAGE_BUDDY + 1)
 				"node %d: its page map is on node %d", nid,
 				map_node(map));
 		/* The smallest order is always there while it has memory. */
+		printk("# numa: node %d: %lu pages managed, every order it has "
+		       "came from it; ", nid, node_managed_pages(nid));
 		if (map)
-			printk("# numa: node %d: %lu pages managed, every order "
-			       "it has came from it; its page map (%lu bytes) "
-			       "at %#llx is its own\n", nid,
-			       node_managed_pages(nid),
+			printk("its page map (%lu bytes) at %#llx is its own\n",
 			       map_pages * sizeof(struct page),
 			       (unsigned long long)virt_to_phys(map));
 		else
-			printk("# numa: node %d: %lu pages managed, every order "
-			       "it has came from it; no part of the page map of "
-			       "its own: its memory lies in chunks that begin "
-			       "with another node's\n",
-			       nid, node_managed_pages(nid));
+			printk("no part of the page map of its own: its memory "
+			       "lies in chunks that begin with another node's\n");
 	}
 	SELFTEST_EXPECT(nodes >= 1, "no node has memory");
 	return buddy_restored(&before, "after every node's orders");
