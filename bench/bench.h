@@ -80,6 +80,7 @@ struct bench_opts {
 	bool control;	      /* threads: the control loop, no allocator */
 	unsigned int nodes;   /* handoff, nodepair: NUMA nodes of the heap */
 	const char *work;     /* workload: which one */
+	bool memory;	      /* workload: measure memory, not time */
 };
 
 /* One tab-separated sample line on stdout. */

@@ -8,7 +8,7 @@
  * threads and zonelock (bench/threads.c), kpair and workload (small
  * objects, bench/small.c).
  * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
- * present=0|1, threads, cross=0|1, control=0|1, work.
+ * present=0|1, threads, cross=0|1, control=0|1, work, memory=0|1.
  *
  * The process pins itself to one CPU (BENCH_CPU, default the last one) so
  * that the timed loops are not migrated half way through.
@@ -139,6 +139,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->cross = number(argv[i], val);
 		else if (!strcmp(argv[i], "control"))
 			o->control = number(argv[i], val);
+		else if (!strcmp(argv[i], "memory"))
+			o->memory = number(argv[i], val);
 		else if (!strcmp(argv[i], "heap") &&
 			 (!strcmp(val, "fresh") || !strcmp(val, "used")))
 			o->used = !strcmp(val, "used");

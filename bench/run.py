@@ -82,10 +82,14 @@ def commands(mode):
     # (bench/small.c), each in a process of its own.
     cmds += [(a, ["kpair", reps, "iters=%d" % p["small_iters"]])
              for a in SMALL]
+    # Time and memory in runs of their own: buddyboot's memory is sampled
+    # by a thread that would share the workload's cores (bench/small.c).
     for work in WORKS:
         for _ in range(3 if mode != "smoke" else 1):
-            cmds += [(a, ["workload", "work=" + work, "threads=2",
-                          "iters=%d" % p["work_iters"]]) for a in SMALL]
+            for memory in (0, 1):
+                cmds += [(a, ["workload", "work=" + work, "threads=2",
+                              "iters=%d" % p["work_iters"],
+                              "memory=%d" % memory]) for a in SMALL]
     # The hand-off happens once per process: one process per sample.
     for gib in p["handoff_gib"]:
         for _ in range(p["reps"]):

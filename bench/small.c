@@ -23,9 +23,11 @@
  *       mstress        mimalloc's stress test, smaller: threads keep 500
  *                      live objects of mostly small and sometimes large
  *                      sizes, and trade some through a shared array
- *              Emits the wall time (ms) and the peak memory: for buddyboot,
- *              pages taken from its buddy allocator (sampled) and the peak
- *              RSS added; for the others, the peak RSS added (VmHWM).
+ *              Emits the wall time (ms); with memory=1, the peak memory
+ *              instead: for buddyboot, pages taken from its buddy allocator
+ *              (sampled) and the peak RSS added; for the others, the peak
+ *              RSS added (VmHWM). The sampler is a third thread on the
+ *              workload's cores, so a run that samples is not timed.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -290,9 +292,11 @@ static unsigned long status_kib(const char *key)
 
 /*
  * Peak pages kmalloc's slabs and large blocks hold, sampled while the work
- * runs. Its own count, not the page allocator's free pages: those move
- * between the per-CPU lists and the free lists in batches, and a sample
- * taken across such a move would be off by the batch.
+ * runs (memory=1 only: a thread that wakes every 100 µs takes turns on the
+ * workload's cores, and would slow the workload it measures). Its own
+ * count, not the page allocator's free pages: those move between the
+ * per-CPU lists and the free lists in batches, and a sample taken across
+ * such a move would be off by the batch.
  */
 static volatile int sampling;
 static long pages_base, pages_high;
@@ -316,6 +320,7 @@ int bench_workload(const struct bench_opts *o)
 	pthread_t t[64], mon;
 	unsigned long rss0;
 	uint64_t t0, t1;
+	bool sample;
 	size_t k;
 
 	if (n > 64)
@@ -345,11 +350,12 @@ int bench_workload(const struct bench_opts *o)
 	 * do the pages buddyboot's kmalloc takes (its slab table, made by
 	 * the first kmalloc, and these objects' slab before it).
 	 */
-	if (bench_allocator.object_pages)
+	sample = o->memory && bench_allocator.object_pages;
+	if (sample)
 		pages_base = pages_high = bench_allocator.object_pages();
 	rss0 = status_kib("VmRSS:");
 	sampling = 1;
-	if (bench_allocator.object_pages)
+	if (sample)
 		pthread_create(&mon, NULL, sampler, NULL);
 	t0 = bench_now_ns();
 	for (unsigned int i = 0; i < n; i++)
@@ -358,7 +364,7 @@ int bench_workload(const struct bench_opts *o)
 		pthread_join(t[i], NULL);
 	t1 = bench_now_ns();
 	__atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
-	if (bench_allocator.object_pages)
+	if (sample)
 		pthread_join(mon, NULL);
 	for (unsigned int i = 0; i < n; i++) {
 		for (unsigned int s = 0; s < LARSON_SLOTS; s++)
@@ -370,11 +376,13 @@ int bench_workload(const struct bench_opts *o)
 	if (work_fn != cache_scratch)
 		for (unsigned int i = 0; i < n; i++)
 			bench_mfree(W.given[i]);
-	bench_emit("workload", o->work, (int)n, "time_ms", 1,
-		   (double)(t1 - t0) / 1e6);
-	bench_emit("workload", o->work, (int)n, "peak_rss_kib", 1,
-		   (double)(status_kib("VmHWM:") - rss0));
-	if (bench_allocator.object_pages)
+	if (!o->memory)
+		bench_emit("workload", o->work, (int)n, "time_ms", 1,
+			   (double)(t1 - t0) / 1e6);
+	else
+		bench_emit("workload", o->work, (int)n, "peak_rss_kib", 1,
+			   (double)(status_kib("VmHWM:") - rss0));
+	if (sample)
 		bench_emit("workload", o->work, (int)n, "peak_pages_kib", 1,
 			   (double)(pages_high - pages_base) * BENCH_PAGE_SIZE / 1024);
 	free(W.ring);

@@ -69,6 +69,19 @@ result $? "threads control=1 cross=1 runs the ring alone" "$out"
 "$BIN/bench-buddy" threads threads=1 control=1 cross=1 order=0 >/dev/null 2>&1
 [ $? -ne 0 ]; result $? "threads refuses cross frees with one thread"
 
+# A workload is timed without the memory sampler, and measured for memory
+# in a run of its own, which gives no time.
+out=$("$BIN/bench-buddy" workload work=glibc-simple threads=2 iters=3000 2>&1)
+[ $? -eq 0 ] && printf '%s\n' "$out" | grep -q "	time_ms	1	" &&
+	! printf '%s\n' "$out" | grep -q "_kib	"
+t=$?
+out2=$("$BIN/bench-buddy" workload work=glibc-simple threads=2 iters=3000 \
+	memory=1 2>&1)
+[ $t -eq 0 ] && printf '%s\n' "$out2" | grep -q "	peak_pages_kib	1	" &&
+	printf '%s\n' "$out2" | grep -q "	peak_rss_kib	1	" &&
+	! printf '%s\n' "$out2" | grep -q "	time_ms	"
+result $? "workload: time alone, or with memory=1 memory alone" "$out $out2"
+
 log=$(python3 "$HERE/run.py" "$BIN" "$OUT" --smoke 2>&1)
 result $? "a tiny run of every scenario and allocator completes" "$log"
 
