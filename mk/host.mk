@@ -63,6 +63,7 @@ $(eval $(call host_variant,plain,$(HOST_CC),$(HOST_CFLAGS)))
 $(eval $(call host_variant,asan,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS)))
 $(eval $(call host_variant,asan-order15,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=15))
 $(eval $(call host_variant,asan-slabdebug,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_SLAB_DEBUG=1))
+$(eval $(call host_variant,asan-order0-slabdebug,$(HOST_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -DCONFIG_MAX_PAGE_ORDER=0 -DCONFIG_SLAB_DEBUG=1))
 $(eval $(call host_variant,fuzz,$(FUZZ_CC),$(HOST_CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link))
 $(eval $(call host_variant,tsan,$(HOST_CC),$(HOST_CFLAGS) $(TSAN_FLAGS)))
 
@@ -92,7 +93,7 @@ $(foreach v,asan asan-order15,\
   $(eval $(call host_test,test-page-smp$(v:asan%=%),$(v),tests/host/mm/test_page_smp.c $(SMP_UTIL))))
 $(eval $(call host_test,test-page-smp-tsan,tsan,tests/host/mm/test_page_smp.c $(SMP_UTIL)))
 $(eval $(call host_test,test-model-tsan,tsan,tests/host/mm/test_model.c $(MACHINE)))
-$(foreach v,asan asan-order15 asan-slabdebug,\
+$(foreach v,asan asan-order15 asan-slabdebug asan-order0-slabdebug,\
   $(eval $(call host_test,test-slab$(v:asan%=%),$(v),tests/host/mm/test_slab.c $(MACHINE))))
 
 # The SMP layer (smp/, arch/host/smp.c) under ThreadSanitizer: the
@@ -140,6 +141,7 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-slab=$(HOST_DIR)/tests/test-slab \
 		   host-slab-order15=$(HOST_DIR)/tests/test-slab-order15 \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
+		   host-slab-order0-debug=$(HOST_DIR)/tests/test-slab-order0-slabdebug \
 		   host-smp-tsan=$(HOST_DIR)/tests/test-smp-tsan \
 		   host-slab-smp=$(HOST_DIR)/tests/test-slab-smp \
 		   host-slab-smp-tsan=$(HOST_DIR)/tests/test-slab-smp-tsan \

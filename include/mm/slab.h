@@ -4,8 +4,8 @@
  * objects").
  *
  * kmalloc() serves sizes up to KMALLOC_MAX_CACHE_SIZE (PAGE_SIZE, as
- * Linux's SLUB serves a page and more; PAGE_SIZE / 2 when MAX_PAGE_ORDER
- * is 0 and a slab is one page) from power-of-two size classes, 8 bytes
+ * Linux's SLUB serves a page and more; less when the largest slab is too
+ * small, below) from power-of-two size classes, 8 bytes
  * and up, each object aligned to its class; larger sizes get the whole
  * pages they need (alloc_pages_exact()), page aligned.
  * kfree() tells the two apart, and refuses (with a message naming the
@@ -26,9 +26,24 @@
 
 struct kmem_cache;
 
+#ifndef CONFIG_SLAB_DEBUG
+#define CONFIG_SLAB_DEBUG	0
+#endif
+
 #define KMALLOC_MIN_SIZE	8UL
 #define KMALLOC_SHIFT_LOW	3
-#define KMALLOC_SHIFT_HIGH	(MAX_PAGE_ORDER > 0 ? PAGE_SHIFT : PAGE_SHIFT - 1)
+/*
+ * The largest class takes two of its strides from the largest slab (one
+ * for the slab's header, one for an object). A class's stride is its
+ * size, and twice its size with SLAB_DEBUG's red zone, since objects stay
+ * aligned to their class. So the classes stop at PAGE_SIZE while
+ * MAX_PAGE_ORDER >= 1 (2 with SLAB_DEBUG), and one halving below it for
+ * each order short of that: PAGE_SIZE / 2 with order 0, PAGE_SIZE / 4
+ * with order 0 and SLAB_DEBUG. Larger requests take whole pages.
+ */
+#define KMALLOC_SHIFT_SHORT	(1 + CONFIG_SLAB_DEBUG > MAX_PAGE_ORDER ? \
+				 1 + CONFIG_SLAB_DEBUG - MAX_PAGE_ORDER : 0)
+#define KMALLOC_SHIFT_HIGH	(PAGE_SHIFT - KMALLOC_SHIFT_SHORT)
 /* The largest size served from a cache; above it, whole pages. */
 #define KMALLOC_MAX_CACHE_SIZE	(1UL << KMALLOC_SHIFT_HIGH)
 /* The largest kmalloc() at all: one top-order block. */

@@ -36,10 +36,6 @@
 #include <smp/percpu.h>
 #include <smp/smp.h>
 
-#ifndef CONFIG_SLAB_DEBUG
-#define CONFIG_SLAB_DEBUG	0
-#endif
-
 struct slab_list {
 	struct slab_list *next, *prev;
 };

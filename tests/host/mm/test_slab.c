@@ -4,7 +4,9 @@
  * no change to any state), caches with odd sizes, alignments and
  * constructors, destroy refused while objects live, exhaustion of every
  * class, and a model test against a shadow map of what is allocated.
- * Built again with SLAB_DEBUG=1 for the red zone and poison cases.
+ * Built again with SLAB_DEBUG=1 for the red zone and poison cases, and
+ * with SLAB_DEBUG=1 and MAX_PAGE_ORDER 0, the smallest slabs: the sizes
+ * below scale with the geometry.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,15 @@
 #include "../../../mm/slab_state.h"
 
 #define BANK		(2 * SZ_1G)
+
+/*
+ * A kmalloc() above the classes that takes a run of pages not a power of
+ * two when the geometry allows (3 pages, not an order-2 block's 4), and
+ * the largest kmem_cache object size.
+ */
+#define RUN_PAGES	(MAX_PAGE_ORDER >= 2 ? 3UL : 1UL << MAX_PAGE_ORDER)
+#define RUN_BYTES	(RUN_PAGES * PAGE_SIZE)
+#define CACHE_MAX	(SLAB_MAX_SIZE / 8)
 
 /* A machine of @mib MiB at 2 GiB, handed off, kmalloc ready. */
 static bool slab_machine(unsigned long mib)
@@ -106,18 +117,21 @@ static bool large_blocks(void)
 	EXPECT(ksize(p) == PAGE_SIZE << get_order(KMALLOC_MAX_CACHE_SIZE + 1),
 	       "ksize %zu", ksize(p));
 	/* Three pages hold three pages, not an order-2 block's four. */
-	q = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
-	EXPECT(ksize(q) == 3 * PAGE_SIZE, "3 pages: ksize %zu", ksize(q));
-	fill(q, 3 * PAGE_SIZE);
-	EXPECT(slab_nr_large_pages() == (1UL << get_order(KMALLOC_MAX_CACHE_SIZE + 1)) + 3,
+	q = kmalloc(RUN_BYTES, GFP_KERNEL);
+	EXPECT(ksize(q) == RUN_BYTES, "%lu pages: ksize %zu", RUN_PAGES, ksize(q));
+	fill(q, RUN_BYTES);
+	EXPECT(slab_nr_large_pages() ==
+	       (1UL << get_order(KMALLOC_MAX_CACHE_SIZE + 1)) + RUN_PAGES,
 	       "%lu large pages", slab_nr_large_pages());
 	EXPECT(nr_free_pages() == before - slab_nr_pages(), "%lu free pages, "
 	       "%lu before, %lu taken", nr_free_pages(), before, slab_nr_pages());
 	/* The run's second piece is no kmalloc: refused, nothing freed. */
-	console_clear();
-	kfree((char *)q + 2 * PAGE_SIZE);
-	EXPECT(console_says("kfree: refused") && ksize(q) == 3 * PAGE_SIZE,
-	       "a pointer to the run's last page");
+	if (RUN_PAGES > 1) {
+		console_clear();
+		kfree((char *)q + (RUN_PAGES - 1) * PAGE_SIZE);
+		EXPECT(console_says("kfree: refused") && ksize(q) == RUN_BYTES,
+		       "a pointer to the run's last page");
+	}
 	kfree(p);
 	kfree(q);
 	console_clear();
@@ -129,12 +143,14 @@ static bool large_blocks(void)
 	kfree(NULL);
 	EXPECT(ksize(NULL) == 0 && ksize(ZERO_SIZE_PTR) == 0, "ksize of nothing");
 	/* A block from alloc_pages() is not kmalloc's: refused, kept. */
-	page = alloc_pages(GFP_KERNEL, 1);
+	page = alloc_pages(GFP_KERNEL, MIN(1, MAX_PAGE_ORDER));
+	EXPECT(page, "alloc_pages");
 	console_clear();
 	kfree(page_address(page));
 	EXPECT(console_says("kfree: refused") && console_says("in no cache"),
 	       "alloc_pages block refused");
-	EXPECT(free_pages_checked(page, 1) == 0, "the block stayed allocated");
+	EXPECT(free_pages_checked(page, MIN(1, MAX_PAGE_ORDER)) == 0,
+	       "the block stayed allocated");
 	return restored(before);
 }
 
@@ -152,14 +168,14 @@ static bool exhaustion_gives_back_empty_slabs(void)
 	EXPECT(slab_nr_pages() == before - nr_free_pages(),
 	       "slab_nr_pages() %lu, pages taken %lu", slab_nr_pages(),
 	       before - nr_free_pages());
-	while ((p = kmalloc(2 * PAGE_SIZE, __GFP_NOWARN))) {
+	while ((p = kmalloc(RUN_BYTES, __GFP_NOWARN))) {
 		*(void **)p = head;
 		head = p;
 		n++;
 	}
 	EXPECT(n > 0, "no large block");
-	EXPECT(slab_nr_pages() == 2 * n, "slab_nr_pages() %lu for %lu blocks of 2",
-	       slab_nr_pages(), n);
+	EXPECT(slab_nr_pages() == RUN_PAGES * n, "slab_nr_pages() %lu for %lu "
+	       "blocks of %lu", slab_nr_pages(), n, RUN_PAGES);
 	EXPECT(slab_nr_slabs() == 0, "%lu slabs kept with the pages exhausted",
 	       slab_nr_slabs());
 	while ((p = head)) {
@@ -225,8 +241,8 @@ static bool zeroing_and_realloc(void)
 	EXPECT(p && p != q && ksize(p) == 1024, "moved to kmalloc-1024");
 	for (int i = 0; i < 200; i++)
 		EXPECT(p[i] == 7, "byte %d not kept", i);
-	p = krealloc(p, 3 * PAGE_SIZE, GFP_KERNEL);
-	EXPECT(p && ksize(p) == 3 * PAGE_SIZE && p[199] == 7, "grown to pages");
+	p = krealloc(p, RUN_BYTES, GFP_KERNEL);
+	EXPECT(p && ksize(p) == RUN_BYTES && p[199] == 7, "grown to pages");
 	EXPECT(krealloc(p, 0, GFP_KERNEL) == ZERO_SIZE_PTR, "krealloc to 0 frees");
 	EXPECT(krealloc(NULL, 0, GFP_KERNEL) == ZERO_SIZE_PTR, "krealloc(NULL, 0)");
 	p = krealloc(ZERO_SIZE_PTR, 10, GFP_KERNEL);
@@ -417,6 +433,12 @@ static bool caches_sizes_alignment_destroy(void)
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		unsigned int align = kinds[k].align ? kinds[k].align : 8;
 
+		/* Too large for this geometry's slabs: refused. */
+		if (kinds[k].size > CACHE_MAX) {
+			EXPECT(!kmem_cache_create("odd", kinds[k].size, kinds[k].align,
+						  0, NULL), "%u bytes", kinds[k].size);
+			continue;
+		}
 		c = kmem_cache_create("odd", kinds[k].size, kinds[k].align, 0, NULL);
 		EXPECT(c, "cache of %u aligned %u", kinds[k].size, kinds[k].align);
 		EXPECT(kmem_cache_size(c) == kinds[k].size, "size");
@@ -563,7 +585,7 @@ static bool model_against_shadow(void)
 		return false;
 	before = nr_free_pages();
 	caches[0] = kmem_cache_create("model-40", 40, 0, 0, NULL);
-	caches[1] = kmem_cache_create("model-1000", 1000, 64, 0, NULL);
+	caches[1] = kmem_cache_create("model-1000", MIN(1000UL, CACHE_MAX), 64, 0, NULL);
 	for (ops = 0; ops < 60000; ops++) {
 		rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
 		unsigned int r = (unsigned int)(rng >> 33);
@@ -577,7 +599,7 @@ static bool model_against_shadow(void)
 				x.size = kmem_cache_size(x.cache);
 				x.p = kmem_cache_alloc(x.cache, GFP_KERNEL);
 			} else {
-				x.size = kind == 2 ? 1 + r % (4 * PAGE_SIZE)
+				x.size = kind == 2 ? 1 + r % MIN(4 * PAGE_SIZE, KMALLOC_MAX_SIZE)
 						   : 1 + (r >> 8) % (1U << (r % 12));
 				x.p = kmalloc(x.size, GFP_KERNEL);
 			}
