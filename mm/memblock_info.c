@@ -3,6 +3,7 @@
  */
 #include <lib/printk.h>
 #include <mm/memblock.h>
+#include "memblock_internal.h"
 
 phys_addr_t memblock_phys_mem_size(void)
 {
@@ -29,8 +30,7 @@ phys_addr_t memblock_end_of_DRAM(void)
 	return t->regions[t->cnt - 1].base + t->regions[t->cnt - 1].size;
 }
 
-/* The index of the region of @type holding @addr, or -1. Binary search. */
-static long memblock_search(const struct memblock_type *type, phys_addr_t addr)
+long memblock_search(const struct memblock_type *type, phys_addr_t addr)
 {
 	unsigned long lo = 0, hi = type->cnt;
 

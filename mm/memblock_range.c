@@ -7,7 +7,10 @@
  * Linux's does. Allocation scans the same free ranges: bottom-up takes the
  * first that fits, top-down the last (the ranges ascend, so the last fit is
  * the highest). Allocation never returns 0, which means "no memory", so the
- * search starts at PAGE_SIZE.
+ * search starts at PAGE_SIZE. It takes only pages that are memory whole:
+ * firmware may end a bank off a page boundary (a 64 KiB granule on RAM
+ * of 256 MiB + 8 KiB), and a page only partly memory has no struct page,
+ * so a page map or node data placed there could not be found again.
  */
 #include <arch/memory.h>
 #include <lib/errno.h>
@@ -110,6 +113,25 @@ void __next_mem_pfn_range(int *idx, int nid, unsigned long *out_start_pfn,
 	*idx = -1;
 }
 
+/*
+ * [*@lo, *@hi): the whole pages of the memory region holding @addr (empty,
+ * lo >= hi, when it holds none).
+ */
+static void whole_pages(phys_addr_t addr, phys_addr_t *lo, phys_addr_t *hi)
+{
+	long idx = memblock_search(&memblock.memory, addr);
+	const struct memblock_region *r;
+
+	*lo = *hi = 0;
+	if (idx < 0)
+		return;		/* not memory: nothing (free ranges are) */
+	r = &memblock.memory.regions[idx];
+	/* Regions end at PHYS_ADDR_MAX at most: rounding up may not wrap. */
+	*lo = r->base > PHYS_ADDR_MAX - (PAGE_SIZE - 1) ? PHYS_ADDR_MAX
+			: ALIGN_UP(r->base, (phys_addr_t)PAGE_SIZE);
+	*hi = ALIGN_DOWN(r->base + r->size, (phys_addr_t)PAGE_SIZE);
+}
+
 phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,
 				   phys_addr_t start, phys_addr_t end)
 {
@@ -122,8 +144,11 @@ phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,
 		return 0;
 
 	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &rs, &re, NULL) {
-		phys_addr_t cand;
+		phys_addr_t lo, hi, cand;
 
+		whole_pages(rs, &lo, &hi);
+		rs = MAX(rs, lo);
+		re = MIN(re, hi);
 		rs = MAX(rs, start);
 		re = MIN(re, end);
 		if (rs >= re || re - rs < size)

@@ -12,7 +12,9 @@
 #include "harness.h"
 
 #define SZ_1K	0x400ULL
+#define SZ_2K	0x800ULL
 #define SZ_4K	0x1000ULL
+#define SZ_8K	0x2000ULL
 #define SZ_64K	0x10000ULL
 #define SZ_1M	0x100000ULL
 #define SZ_16M	0x1000000ULL
@@ -313,9 +315,42 @@ static bool alloc_bottom_up(void)
 	a = memblock_phys_alloc(SZ_4K, SZ_4K);
 	EXPECT(a == SZ_1G + SZ_4K, "lowest aligned, got %#llx",
 	       (unsigned long long)a);
+	/* Not the 3 KiB below it: that page is only partly memory. */
 	b = memblock_phys_alloc(SZ_1K, SZ_1K);
-	EXPECT(b == SZ_1G + SZ_1K, "below it, got %#llx", (unsigned long long)b);
-	EXPECT(RESERVED_IS({ b, SZ_1K }, { a, SZ_4K }), "reserved");
+	EXPECT(b == SZ_1G + SZ_8K, "above it, got %#llx", (unsigned long long)b);
+	EXPECT(RESERVED_IS({ a, SZ_4K + SZ_1K }), "reserved, merged");
+	return true;
+}
+
+/*
+ * |pmmmmmmmmp|  a bank that starts and ends inside a page: allocations,
+ * however small or loosely aligned, take only the whole pages between, in
+ * both directions; a bank with no whole page gives nothing.
+ */
+static bool alloc_whole_pages_only(void)
+{
+	const phys_addr_t base = SZ_1G + SZ_1K, end = SZ_1G + 4 * PAGE_SIZE + SZ_2K;
+
+	for (int up = 0; up < 2; up++) {
+		phys_addr_t a;
+
+		memblock_reset_for_test();
+		memblock_set_bottom_up(up);
+		EXPECT(memblock_add(base, end - base) == 0, "add");
+		EXPECT(memblock_add(2 * SZ_1G + SZ_1K, PAGE_SIZE) == 0, "no whole page");
+		a = memblock_phys_alloc(64, 64);
+		EXPECT(a == (up ? SZ_1G + PAGE_SIZE : SZ_1G + 4 * PAGE_SIZE - 64),
+		       "%s: got %#llx", up ? "bottom-up" : "top-down",
+		       (unsigned long long)a);
+		EXPECT(memblock_phys_alloc(3 * PAGE_SIZE, 8) == 0,
+		       "3 whole pages, less 64 bytes");
+		EXPECT(memblock_phys_alloc(2 * PAGE_SIZE, 8), "2 whole pages");
+		a = memblock_phys_alloc(PAGE_SIZE - 64, 8);
+		EXPECT(a >= SZ_1G + PAGE_SIZE && a + PAGE_SIZE - 64 <= SZ_1G + 4 * PAGE_SIZE,
+		       "the rest: got %#llx", (unsigned long long)a);
+		EXPECT(memblock_phys_alloc(8, 8) == 0,
+		       "only partial pages left, got something");
+	}
 	return true;
 }
 
@@ -1076,6 +1111,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(queries),
 	HOST_TEST(alloc_top_down),
 	HOST_TEST(alloc_bottom_up),
+	HOST_TEST(alloc_whole_pages_only),
 	HOST_TEST(alloc_skips_reserved_and_small_gaps),
 	HOST_TEST(alloc_range_limits),
 	HOST_TEST(alloc_bad_alignment_refused),
