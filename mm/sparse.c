@@ -157,6 +157,7 @@ phys_addr_t alloc_on_node(size_t size, phys_addr_t align, int nid,
 {
 	phys_addr_t phys = alloc_in_node(size, align, nid, NODE_DATA_SHARE);
 	bool tried[MAX_NUMNODES] = { false };
+	int placed = NUMA_NO_NODE;
 
 	if (phys)
 		return phys;
@@ -174,15 +175,24 @@ phys_addr_t alloc_on_node(size_t size, phys_addr_t align, int nid,
 			break;
 		tried[best] = true;
 		phys = alloc_in_node(size, align, best, 1);
-		if (phys)
+		if (phys) {
+			placed = best;
 			break;
+		}
 	}
-	if (!phys)
+	/*
+	 * Anywhere: memory in no node, or in one out of range. (Not
+	 * phys_nid() for the above: it names the default node for a node
+	 * whose data is not made yet, as the node loop makes them in turn.)
+	 */
+	if (!phys) {
 		phys = memblock_phys_alloc(size, align);
+		placed = phys ? phys_nid(phys) : NUMA_NO_NODE;
+	}
 	if (phys)
 		pr_info("memblock_free_all: node %d has no room for its %zu "
 			"bytes of %s: placed on node %d\n", nid, size, what,
-			phys_nid(phys));
+			placed);
 	return phys;
 }
 

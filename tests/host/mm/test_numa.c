@@ -602,6 +602,27 @@ static bool map_parts_on_their_nodes(void)
 }
 
 /*
+ * Node 0 has no memory: its node data goes to node 1, made after it, and
+ * the console names node 1 (not the node memory in a node not made yet
+ * would fall back to).
+ */
+static bool memoryless_node_data_said_where(void)
+{
+	machine_map(2 * SZ_1G);
+	EXPECT(node_set_online(0) == 0 && node_set_online(1) == 0, "online");
+	EXPECT(memblock_add_node(SZ_1G, SZ_64M, 1, MEMBLOCK_NONE) == 0, "n1");
+	console_clear();
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	EXPECT(console_says("node 0 has no room for its") &&
+	       console_says("bytes of node data: placed on node 1\n"), "said");
+	EXPECT(console_says("node 0 has no memory"), "memoryless");
+	EXPECT(node_data[0] && page_in(virt_to_page(node_data[0]), SZ_1G, SZ_64M),
+	       "node 0's data in node 1's memory");
+	EXPECT_SOUND();
+	return true;
+}
+
+/*
  * A node whose memory is all reserved but a few pages has no room for its
  * part of the map: said on the console, placed on another node, and the
  * node's pages are still handed out.
@@ -681,6 +702,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(contig_honours_nodes),
 	HOST_TEST(map_parts_on_their_nodes),
 	HOST_TEST(map_part_of_a_full_node_goes_elsewhere),
+	HOST_TEST(memoryless_node_data_said_where),
 	HOST_TEST(lone_part_of_two_nodes_on_its_node),
 };
 
