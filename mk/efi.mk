@@ -124,6 +124,7 @@ ifeq ($(EFI_BOOT),uboot-efi)
 ARCH_IMAGES	+= $(EFI_ESP)
 RUN_PACKAGES	+= u-boot-qemu dosfstools mtools
 QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))
+BOOT_MIN_MEM_MIB := $(UBOOT_MIN_MEM_MIB)
 QEMU_KERNEL_ARGS = $(QEMU_UBOOT_ARGS) \
 		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \
 		  -device virtio-blk-device,drive=esp

@@ -93,9 +93,18 @@ check_mem	= $(if $(and $(BOARD_RAM_BASE),$(filter direct,$(BOOT)),$(mem_mib)),\
 		  at $(BOARD_LINK_ADDRESS), $(image_mib) MiB into RAM at \
 		  $(BOARD_RAM_BASE); give more than $(image_mib) MiB)))
 
+# A boot path whose firmware needs more memory than that (BOOT_MIN_MEM_MIB,
+# set by its mk file: U-Boot's fixed load addresses) refuses a MEM below
+# it, rather than leave the guest to hang in the firmware.
+check_boot_mem	= $(if $(and $(BOOT_MIN_MEM_MIB),$(mem_mib)),\
+		  $(if $(shell [ $(mem_mib) -ge $(BOOT_MIN_MEM_MIB) ] && echo ok),,\
+		  $(error MEM=$(MEM) is less than the $(BOOT_MIN_MEM_MIB) MiB \
+		  that BOOT=$(BOOT) needs on $(ARCH): its firmware loads to \
+		  fixed addresses up there; give MEM=$(BOOT_MIN_MEM_MIB)M or more)))
+
 # -nic none: no network card nobody uses, nor its boot ROM (iPXE on x86),
 # on every target alike (unless the arch already says so).
-QEMU_CMD	= $(check_boot)$(check_board)$(strip $(check_mem))$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
+QEMU_CMD	= $(check_boot)$(check_board)$(strip $(check_mem))$(strip $(check_boot_mem))$(QEMU) $(QEMU_MACHINE_ARGS) -m $(MEM) -smp $(SMP) \
 		  -nographic -no-reboot -monitor none -serial stdio \
 		  $(if $(findstring -nic none,$(QEMU_MACHINE_ARGS)),,-nic none) \
 		  $(QEMU_KERNEL_ARGS) $(QEMU_EXTRA)

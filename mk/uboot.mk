@@ -31,6 +31,7 @@ ifeq ($(BOOT),uboot)
 ARCH_IMAGES	+= $(UBOOT_DISK)
 RUN_PACKAGES	+= $(UBOOT_PACKAGES)
 QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))
+BOOT_MIN_MEM_MIB := $(UBOOT_MIN_MEM_MIB)
 # virtio-blk on the MMIO transport: the `virt` machines' own, no PCI.
 QEMU_KERNEL_ARGS = $(QEMU_UBOOT_ARGS) \
 		  -drive file=$(UBOOT_DISK),format=raw,if=none,id=bootdisk \
