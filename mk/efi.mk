@@ -123,7 +123,6 @@ $(GRUB_EFI_MB2_ESP): $(KERNEL_ELF) $(EFI_DIR)/grub-mb2.efi
 ifeq ($(EFI_BOOT),uboot-efi)
 ARCH_IMAGES	+= $(EFI_ESP)
 RUN_PACKAGES	+= u-boot-qemu dosfstools mtools
-QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))
 BOOT_MIN_MEM_MIB := $(UBOOT_MIN_MEM_MIB)
 QEMU_KERNEL_ARGS = $(QEMU_UBOOT_ARGS) \
 		  -drive file=$(EFI_ESP),format=raw,if=none,id=esp,readonly=on \

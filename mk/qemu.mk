@@ -27,7 +27,8 @@
 # The default memory: enough for the selftests to find free blocks of the
 # largest order, four blocks of that size (firmware, the image, the boot
 # info and the allocator's metadata take some; one stays free), and at
-# least QEMU_MIN_MEM_MIB (a boot path's firmware may need more). At the
+# least QEMU_MIN_MEM_MIB, and BOOT_MIN_MEM_MIB where the boot path's mk
+# file sets it (its firmware needs more; below, check_boot_mem). At the
 # default order the arch.mk states it (QEMU_DEFAULT_MEM_MIB_<page size>);
 # for a MAX_PAGE_ORDER given, it is computed: MAX_PAGE_ORDER=15 with 4K
 # pages makes 512M.
@@ -35,6 +36,7 @@ QEMU_MIN_MEM_MIB := 128
 QEMU_ORDER_MEM_MIB = $(if $(MAX_PAGE_ORDER),$$(((4 << ($(PAGE_SHIFT) + \
 		     $(MAX_PAGE_ORDER))) >> 20)),$(QEMU_DEFAULT_MEM_MIB_$(PAGE_SIZE)))
 QEMU_DEFAULT_MEM = $(shell m=$(QEMU_ORDER_MEM_MIB); min=$(QEMU_MIN_MEM_MIB); \
+		   b=$(or $(BOOT_MIN_MEM_MIB),0); min=$$((b > min ? b : min)); \
 		   echo $$((m > min ? m : min))M)
 
 MEM		?= $(QEMU_DEFAULT_MEM)
@@ -93,9 +95,9 @@ check_mem	= $(if $(and $(BOARD_RAM_BASE),$(filter direct,$(BOOT)),$(mem_mib)),\
 		  at $(BOARD_LINK_ADDRESS), $(image_mib) MiB into RAM at \
 		  $(BOARD_RAM_BASE); give more than $(image_mib) MiB)))
 
-# A boot path whose firmware needs more memory than that (BOOT_MIN_MEM_MIB,
-# set by its mk file: U-Boot's fixed load addresses) refuses a MEM below
-# it, rather than leave the guest to hang in the firmware.
+# A boot path whose firmware needs BOOT_MIN_MEM_MIB (U-Boot's fixed load
+# addresses) refuses a MEM below it, rather than leave the guest to hang
+# in the firmware.
 check_boot_mem	= $(if $(and $(BOOT_MIN_MEM_MIB),$(mem_mib)),\
 		  $(if $(shell [ $(mem_mib) -ge $(BOOT_MIN_MEM_MIB) ] && echo ok),,\
 		  $(error MEM=$(MEM) is less than the $(BOOT_MIN_MEM_MIB) MiB \

@@ -30,7 +30,6 @@ BOOTS		+= $(if $(QEMU_UBOOT_ARGS),uboot)
 ifeq ($(BOOT),uboot)
 ARCH_IMAGES	+= $(UBOOT_DISK)
 RUN_PACKAGES	+= $(UBOOT_PACKAGES)
-QEMU_MIN_MEM_MIB := $(or $(UBOOT_MIN_MEM_MIB),$(QEMU_MIN_MEM_MIB))
 BOOT_MIN_MEM_MIB := $(UBOOT_MIN_MEM_MIB)
 # virtio-blk on the MMIO transport: the `virt` machines' own, no PCI.
 QEMU_KERNEL_ARGS = $(QEMU_UBOOT_ARGS) \

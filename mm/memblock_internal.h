@@ -10,7 +10,8 @@
 /*
  * memblock_find_in_range - the free range of @size bytes aligned to @align
  * inside [@start, @end) and inside the memory regions' whole pages,
- * highest first unless bottom-up is set; nothing is reserved. Return: its base, or 0 when nothing fits.
+ * highest first unless bottom-up is set; nothing is reserved.
+ * Return: its base, or 0 when nothing fits.
  */
 phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,
 				   phys_addr_t start, phys_addr_t end);
