@@ -526,6 +526,41 @@ static bool slab_claim_partial(struct kmem_cache *cache, struct slab *s)
 	return false;
 }
 
+/*
+ * The page allocator is exhausted: put every full slab of @cache that
+ * remote frees have given an object back on cache->partial, however few
+ * (SLAB_FULL_RELIST_MAX). A remote free racing with this sees the new
+ * state when its compare-and-swap fails, as it would had the slab been
+ * listed by the free that brought it to cache->full_relist. Return:
+ * slabs listed.
+ */
+static unsigned long slab_relist_full(struct kmem_cache *cache)
+{
+	unsigned long listed = 0;
+
+	spin_lock(&cache->lock);
+	for (struct slab_list *p = cache->slabs.next; p != &cache->slabs;
+	     p = p->next) {
+		struct slab *s = slab_entry(p, all);
+		long old = atomic_long_read(&s->sc);
+
+		while (sc_state(old) == SLAB_FULL &&
+		       ((sc_frozen(old) - sc_count(old)) & SC_MASK) <
+			       (long)slab_capacity(cache)) {
+			if (sc_cas(&s->sc, &old, sc_make(SLAB_PARTIAL,
+							 sc_frozen(old),
+							 sc_count(old)))) {
+				slab_list_add(&s->list, &cache->partial);
+				cache->nr_partial++;
+				listed++;
+				break;
+			}
+		}
+	}
+	spin_unlock(&cache->lock);
+	return listed;
+}
+
 /* A slab for this CPU from the cache: the spare, or a partial one. */
 static struct slab *slab_take_shared(struct kmem_cache *cache)
 {
@@ -725,10 +760,11 @@ static void *slab_alloc_busy(struct kmem_cache *cache, gfp_t gfp,
 		if (!s)
 			s = slab_new(cache, gfp);
 		/*
-		 * The page allocator is exhausted: give back every empty slab
-		 * (spares, this CPU's own, other CPUs'), then try once more.
+		 * The page allocator is exhausted: list the full slabs with a
+		 * free object, and give back every empty slab (spares, this
+		 * CPU's own, other CPUs'), then try once more.
 		 */
-		if (!s && slab_shrink_everywhere() > 0) {
+		if (!s && (slab_relist_full(cache) + slab_shrink_everywhere()) > 0) {
 			s = slab_take_shared(cache);
 			if (!s)
 				s = slab_new(cache, gfp);
@@ -807,9 +843,12 @@ slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 	old = atomic_long_read(&s->sc);
 	do {
 		long count = (sc_count(old) + 1) & SC_MASK;
+		/* Objects out after this free: R reaches frozen at none. */
+		long out = (sc_frozen(old) - count) & SC_MASK;
 
 		state = sc_state(old);
-		if (state == SLAB_FULL)
+		if (state == SLAB_FULL &&
+		    out <= (long)(slab_capacity(cache) - cache->full_relist))
 			state = SLAB_PENDING;
 		else if (state == SLAB_PARTIAL && count == sc_frozen(old))
 			state = SLAB_RECLAIM;
@@ -943,6 +982,11 @@ static bool cache_layout(struct kmem_cache *cache)
 		return false;
 	if (best_lost)
 		cache_layout_order(cache, best);
+	cache->full_relist = slab_capacity(cache) / 4;
+	if (cache->full_relist > SLAB_FULL_RELIST_MAX)
+		cache->full_relist = SLAB_FULL_RELIST_MAX;
+	if (!cache->full_relist)
+		cache->full_relist = 1;
 	cache->shift = is_power_of_2(stride) ? (unsigned int)__builtin_ctz(stride) : 0;
 	/* Odd strides (shift 0) take kfree()'s general way: slab_obj_entry(). */
 	/* idx = off * recip >> (24 + l), exact for off < 2^24 (slabs <= 16 MiB). */

@@ -156,9 +156,10 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 	if (state == SLAB_PARTIAL && free + remote == slab_capacity(cache))
 		problem(cache, "slab %p: empty, but kept on the partial list",
 			(void *)s);
-	if (state == SLAB_FULL && (free || remote))
-		problem(cache, "slab %p: let go as full with %lu free objects",
-			(void *)s, free + remote);
+	if (state == SLAB_FULL && (free || remote >= cache->full_relist))
+		problem(cache, "slab %p: let go as full with %lu free objects "
+			"(it is listed at %u)", (void *)s, free + remote,
+			cache->full_relist);
 	if ((state == SLAB_SPARE) != (cache->spare == s))
 		problem(cache, "slab %p in state %d: the spare is %p", (void *)s,
 			state, (void *)cache->spare);

@@ -37,7 +37,8 @@
  *                 or an atomic; every other CPU frees into the remote
  *                 words.
  *   SLAB_FULL     its owner found no free object and let it go: no owner,
- *                 on no list. The first remote free moves it to PARTIAL.
+ *                 on no list. The remote free that brings its free
+ *                 objects to cache->full_relist moves it to PARTIAL.
  *   SLAB_PARTIAL  on cache->partial, under cache->lock, no owner; a CPU
  *                 that needs a slab takes it (and becomes its owner).
  *   SLAB_SPARE    empty, kept as the cache's reserve (cache->spare).
@@ -66,6 +67,17 @@
 #define SLAB_MAX_ORDER	(MAX_PAGE_ORDER < 6 ? MAX_PAGE_ORDER : 6)
 #define SLAB_MAX_SIZE	(PAGE_SIZE << SLAB_MAX_ORDER)
 #define SLAB_MAGIC	((uintptr_t)0x736c616273746174ULL)	/* "slabstat" */
+
+/*
+ * A full slab (SLAB_FULL) goes back on cache->partial once remote frees
+ * have given it a quarter of its objects back, at most this many: the CPU
+ * that lists it and the one that takes it each pay a cache->lock round
+ * trip, so a slab listed at its first free would cost two for one object.
+ * A full slab holds fewer free objects than that out of reach; an
+ * allocation that finds the page allocator exhausted lists every full
+ * slab with a free object first (slab_relist_full()).
+ */
+#define SLAB_FULL_RELIST_MAX	32
 
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((always_inline))
@@ -102,6 +114,7 @@ struct kmem_cache {
 	unsigned int order;		/* a slab is 2^order pages */
 	unsigned int nr_objects;	/* object indexes end here: first..nr_objects-1 */
 	unsigned int map_words;		/* 64-object words (SLAB_MAP_LONGS each in map[]) */
+	unsigned int full_relist;	/* remote frees a SLAB_FULL slab waits for */
 	unsigned long flags;
 	char name[32];
 	void (*ctor)(void *obj);

@@ -27,6 +27,11 @@
  *                        the bit is taken back, is neither given back nor
  *                        made the spare (by a shrink, or by its CPU going
  *                        away) until the count lands
+ *   full_slab_waits_for_its_share  a slab its owner let go full goes back
+ *                        on the partial list at its full_relist-th remote
+ *                        free, not before; one with fewer is listed when
+ *                        the page allocator is exhausted, and its free
+ *                        object is handed out
  * Each ends with every object freed, kmem_cache_shrink_all(), and the
  * free page count, page_alloc_check() and slab_check() as before.
  */
@@ -404,15 +409,19 @@ static void remote_free_second_half(struct slab *s)
 	__atomic_fetch_add(&s->sc.counter, 1, __ATOMIC_SEQ_CST);
 }
 
-static unsigned long slabs_of_shared(void)
+/* A count of the shared cache (nr_slabs, nr_partial), read under its lock. */
+static unsigned long shared_count(const unsigned long *count)
 {
 	unsigned long n;
 
 	spin_lock(&shared->lock);
-	n = shared->nr_slabs;
+	n = *count;
 	spin_unlock(&shared->lock);
 	return n;
 }
+
+#define slabs_of_shared()	shared_count(&shared->nr_slabs)
+#define partial_of_shared()	shared_count(&shared->nr_partial)
 
 static struct slab *in_flight_slab;
 
@@ -472,6 +481,127 @@ static bool remote_free_in_flight_keeps_the_slab(void)
 	return drain_and_check(before);
 }
 
+/*
+ * A CPU fills slabs of a 1024-byte cache until it has let two go full,
+ * and goes away: its full slabs stay on no list, the others go to the
+ * cache's partial list (the cpu-dead hook).
+ */
+#define FULL_OBJECTS	4096
+static void *full_objects[FULL_OBJECTS];
+static unsigned int full_made;
+
+static void *fill_until_two_full(void *arg)
+{
+	unsigned int full = 0;
+
+	(void)arg;
+	for (full_made = 0; full_made < FULL_OBJECTS && full < 2; full_made++) {
+		CHECK((full_objects[full_made] = kmem_cache_alloc(shared, GFP_KERNEL)));
+		full = 0;
+		for (unsigned int i = 0; i <= full_made; i += slab_capacity(shared))
+			full += slab_state_of(slab_of(full_objects[i])) == SLAB_FULL;
+	}
+	return NULL;
+}
+
+/* Free (on this CPU: remote) @n objects of @s from full_objects[]. */
+static unsigned int free_of_slab(struct slab *s, unsigned int n)
+{
+	unsigned int done = 0;
+
+	for (unsigned int i = 0; i < full_made && done < n; i++) {
+		if (full_objects[i] && slab_of(full_objects[i]) == s) {
+			kmem_cache_free(shared, full_objects[i]);
+			full_objects[i] = NULL;
+			done++;
+		}
+	}
+	return done;
+}
+
+static bool full_slab_waits_for_its_share(void)
+{
+	struct slab *first = NULL, *second = NULL;
+	unsigned long before, listed;
+	void **got, *freed = NULL;
+	struct page *pages = NULL, *page;
+	unsigned int relist, n = 0;
+	bool found = false;
+	pthread_t t;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("full-1024", 1024, 0, 0, NULL);
+	EXPECT(shared != NULL, "cache");
+	relist = shared->full_relist;
+	EXPECT(relist > 1 && relist < slab_capacity(shared),
+	       "a slab of %u objects is listed at %u remote frees",
+	       slab_capacity(shared), relist);
+	EXPECT(!pthread_create(&t, NULL, fill_until_two_full, NULL), "thread");
+	pthread_join(t, NULL);
+	EXPECT(!failed, "the filler failed at line %d", failed);
+	for (unsigned int i = 0; i < full_made; i += slab_capacity(shared)) {
+		struct slab *s = slab_of(full_objects[i]);
+
+		if (slab_state_of(s) != SLAB_FULL || s == first)
+			continue;
+		if (!first)
+			first = s;
+		else if (!second)
+			second = s;
+	}
+	EXPECT(first && second, "two full slabs in %u objects", full_made);
+
+	/* Listed at the relist-th remote free, not one before. */
+	listed = partial_of_shared();
+	EXPECT(free_of_slab(first, relist - 1) == relist - 1, "objects");
+	EXPECT(slab_state_of(first) == SLAB_FULL && partial_of_shared() == listed,
+	       "a full slab was listed after %u remote frees (state %d)",
+	       relist - 1, slab_state_of(first));
+	EXPECT(slab_check() == 0, "slab_check with a full slab given frees");
+	EXPECT(free_of_slab(first, 1) == 1, "object");
+	EXPECT(slab_state_of(first) == SLAB_PARTIAL &&
+	       partial_of_shared() == listed + 1,
+	       "a full slab was not listed at its %u-th remote free (state %d)",
+	       relist, slab_state_of(first));
+
+	/*
+	 * One remote free into the second: not listed until the page
+	 * allocator is exhausted; then this CPU's allocations, having taken
+	 * every listed object, find it there.
+	 */
+	for (unsigned int i = 0; i < full_made && !freed; i++)
+		if (full_objects[i] && slab_of(full_objects[i]) == second)
+			freed = full_objects[i];
+	EXPECT(free_of_slab(second, 1) == 1, "object");
+	EXPECT(slab_state_of(second) == SLAB_FULL, "listed at one free");
+	while ((page = alloc_pages(__GFP_NOWARN, 0))) {
+		*(struct page **)page_address(page) = pages;
+		pages = page;
+	}
+	got = calloc(FULL_OBJECTS * 2, sizeof(void *));
+	EXPECT(got != NULL, "calloc");
+	while (n < FULL_OBJECTS * 2 &&
+	       (got[n] = kmem_cache_alloc(shared, __GFP_NOWARN)))
+		found |= got[n++] == freed;
+	EXPECT(found, "the object freed into a full slab was not handed out "
+	       "with the pages exhausted (%u objects were)", n);
+	EXPECT(slab_check() == 0, "slab_check when exhausted");
+	while (n--)
+		kmem_cache_free(shared, got[n]);
+	free(got);
+	while (pages) {
+		page = pages;
+		pages = *(struct page **)page_address(page);
+		__free_pages(page, 0);
+	}
+	for (unsigned int i = 0; i < full_made; i++)
+		if (full_objects[i])
+			kmem_cache_free(shared, full_objects[i]);
+	return drain_and_check(before);
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(cross_cpu_churn),
 	HOST_TEST(threads_come_and_go),
@@ -479,6 +609,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(check_while_churning),
 	HOST_TEST(others_empty_slabs_on_exhaustion),
 	HOST_TEST(remote_free_in_flight_keeps_the_slab),
+	HOST_TEST(full_slab_waits_for_its_share),
 };
 
 int main(void)
