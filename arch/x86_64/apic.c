@@ -1,6 +1,6 @@
 /*
- * apic.c - the boot CPU's local APIC: mode, and sending the INIT and
- * STARTUP IPIs that start other CPUs (SDM vol. 3, chapter 11).
+ * apic.c - the local APICs: mode, sending the INIT and STARTUP IPIs that
+ * start other CPUs, and the wake-ups of idle CPUs (SDM vol. 3, chapter 11).
  *
  * Policy:
  *  - The base address is the CPU's own (IA32_APIC_BASE), not the MADT's:
@@ -14,8 +14,13 @@
  *  - x2APIC: when the firmware left the CPU in x2APIC mode, or when a
  *    CPU to start has an id of more than 8 bits (xAPIC's ICR cannot name
  *    it); switched on then if CPUID says the CPU has it.
- *  - Nothing else is touched: no spurious vector, no LVT, no timer;
- *    buddyboot runs with interrupts masked.
+ *  - Idle wake-ups (apic_init_cpu(), on every CPU): the APIC is
+ *    software-enabled with spurious vector 0xff, LINT0 is masked (the
+ *    8259's ExtINT: the 8259 is masked too), and the timer is one-shot
+ *    on X86_VECTOR_WAKE, stopped. buddyboot runs with interrupts masked
+ *    except across arch_cpu_idle()'s sti; hlt, where that vector (another
+ *    CPU's IPI, or the timer a millisecond on) ends the hlt. The timer's
+ *    rate is measured once against arch_clock_ns().
  */
 #include <arch/smp.h>
 #include <asm/processor-flags.h>
@@ -24,6 +29,7 @@
 #include <lib/printk.h>
 #include "apic.h"
 #include "pgtable.h"
+#include "x86_64.h"
 
 #define MSR_APIC_BASE		0x1b
 #define APIC_BASE_ENABLE	(1ULL << 11)
@@ -31,17 +37,53 @@
 #define APIC_BASE_ADDR		0xffffff000ULL
 #define CPUID1_ECX_X2APIC	(1u << 21)
 
-#define APIC_ICR_LOW		0x300	/* xAPIC MMIO offsets */
+#define APIC_TPR		0x080	/* xAPIC MMIO offsets; x2APIC: MSR */
+#define APIC_EOI		0x0b0	/* 0x800 + offset / 16 */
+#define APIC_SVR		0x0f0
+#define APIC_ICR_LOW		0x300
 #define APIC_ICR_HIGH		0x310
+#define APIC_LVT_TIMER		0x320
+#define APIC_LVT_LINT0		0x350
+#define APIC_TIMER_INITIAL	0x380
+#define APIC_TIMER_CURRENT	0x390
+#define APIC_TIMER_DIVIDE	0x3e0
 #define APIC_ICR_PENDING	(1u << 12)
+#define APIC_SVR_ENABLE		(1u << 8)
+#define APIC_LVT_MASKED		(1u << 16)
+#define APIC_TIMER_DIVIDE_16	0x3
 #define X2APIC_MSR_ICR		0x830
+#define X2APIC_MSR(reg)		(0x800 + (reg) / 16)
+
+#define PIC1_DATA		0x21
+#define PIC2_DATA		0xa1
+/* The timer measured over this long, and set this far ahead in idle. */
+#define TIMER_CALIBRATE_NS	(1000ULL * 1000)
 
 #define PTE_PWT			(1ULL << 3)
 #define PTE_PCD			(1ULL << 4)
 #define IPI_SEND_TIMEOUT_NS	(100ULL * 1000 * 1000)
 
+/* Set by the boot CPU in apic_init(), before any other CPU starts. */
 static volatile uint32_t *xapic;	/* MMIO, when !x2apic */
 static bool x2apic;
+/* Timer ticks in TIMER_CALIBRATE_NS; 0: no timer, idle CPUs spin. */
+static uint32_t timer_ticks;
+
+/* This CPU's APIC register @reg (an xAPIC offset), either interface. */
+static uint32_t apic_read(unsigned int reg)
+{
+	if (x2apic)
+		return (uint32_t)rdmsr(X2APIC_MSR(reg));
+	return xapic[reg / 4];
+}
+
+static void apic_write(unsigned int reg, uint32_t value)
+{
+	if (x2apic)
+		wrmsr(X2APIC_MSR(reg), value);
+	else
+		xapic[reg / 4] = value;
+}
 
 bool apic_x2apic(void)
 {
@@ -122,4 +164,64 @@ int apic_send_ipi(unsigned long dest, uint32_t icr_low)
 		arch_cpu_relax();
 	}
 	return 0;
+}
+
+void apic_init_cpu(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+
+	/* Every CPU's APIC in the boot CPU's mode, to be named by its id. */
+	if (x2apic && !(base & APIC_BASE_X2APIC))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_X2APIC);
+	apic_write(APIC_TPR, 0);
+	apic_write(APIC_SVR, APIC_SVR_ENABLE | X86_VECTOR_SPURIOUS);
+	apic_write(APIC_LVT_LINT0, APIC_LVT_MASKED);
+	apic_write(APIC_TIMER_DIVIDE, APIC_TIMER_DIVIDE_16);
+	apic_write(APIC_TIMER_INITIAL, 0);
+	apic_write(APIC_LVT_TIMER, X86_VECTOR_WAKE);	/* one-shot */
+}
+
+void apic_init_wakeup(void)
+{
+	uint64_t end;
+	uint32_t left;
+
+	/* The 8259's lines, unused: nothing of theirs ends a hlt. */
+	outb(0xff, PIC1_DATA);
+	outb(0xff, PIC2_DATA);
+	apic_init_cpu();
+	/* The clock's first reading measures its rate (10 ms): before. */
+	(void)arch_clock_ns();
+	/* Count down with the interrupt masked while the clock runs 1 ms. */
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | X86_VECTOR_WAKE);
+	apic_write(APIC_TIMER_INITIAL, UINT32_MAX);
+	end = arch_clock_ns() + TIMER_CALIBRATE_NS;
+	while (arch_clock_ns() < end)
+		arch_cpu_relax();
+	left = apic_read(APIC_TIMER_CURRENT);
+	apic_write(APIC_TIMER_INITIAL, 0);
+	apic_write(APIC_LVT_TIMER, X86_VECTOR_WAKE);
+	/* Not counting, or past zero: no rate to trust. */
+	timer_ticks = left && left != UINT32_MAX ? UINT32_MAX - left : 0;
+	if (!timer_ticks)
+		pr_warn("x86_64: the local APIC timer does not count: idle "
+			"CPUs spin\n");
+}
+
+bool apic_timer_start(void)
+{
+	if (!timer_ticks)
+		return false;
+	apic_write(APIC_TIMER_INITIAL, timer_ticks);
+	return true;
+}
+
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+void x86_interrupt(void)
+{
+	apic_eoi();
 }

@@ -1,6 +1,6 @@
 /*
- * apic.h - the boot CPU's local APIC, as far as starting other CPUs needs
- * it: its mode, and the interrupt command register.
+ * apic.h - the local APICs, as far as starting other CPUs and waking idle
+ * ones need them: the mode, the interrupt command register, the timer.
  */
 #ifndef ARCH_X86_64_APIC_H
 #define ARCH_X86_64_APIC_H
@@ -27,6 +27,29 @@ bool apic_x2apic(void);
  */
 int apic_send_ipi(unsigned long dest, uint32_t icr_low);
 
+/*
+ * apic_init_wakeup - on the boot CPU, after apic_init(): mask the 8259,
+ * set this CPU's APIC up for idle wake-ups (apic_init_cpu()) and measure
+ * the timer against arch_clock_ns(); without a timer that counts, say so
+ * (apic_timer_start() then fails and idle CPUs spin).
+ */
+void apic_init_wakeup(void);
+
+/*
+ * apic_init_cpu - this CPU's APIC for idle wake-ups: enabled (spurious
+ * vector X86_VECTOR_SPURIOUS), task priority 0, LINT0 masked, the timer
+ * one-shot on X86_VECTOR_WAKE and stopped; x2APIC mode if the boot CPU's
+ * is. Every CPU, before its first arch_cpu_idle().
+ */
+void apic_init_cpu(void);
+
+/* apic_timer_start - fire X86_VECTOR_WAKE in about 1 ms; false if no timer. */
+bool apic_timer_start(void);
+
+/* apic_eoi - end this CPU's interrupt in service (not for the spurious vector). */
+void apic_eoi(void);
+
+#define APIC_DM_FIXED		0x000
 #define APIC_DM_INIT		0x500
 #define APIC_DM_STARTUP		0x600
 #define APIC_LEVEL_ASSERT	0x4000

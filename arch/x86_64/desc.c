@@ -3,7 +3,8 @@
  *
  * Long mode ignores segment bases and limits, but still needs a code
  * descriptor with L=1 to run 64-bit code, a TSS to name the stacks of the
- * Interrupt Stack Table, and an IDT to reach the exception handlers.
+ * Interrupt Stack Table, and an IDT to reach the exception handlers and
+ * the interrupt that wakes an idle CPU.
  *
  * The GDT is used by entry.S in 32-bit mode already (lgdt x86_gdt_descr,
  * then the far jump to KERNEL_CS), so it is initialised data; the TSS
@@ -77,7 +78,7 @@ const struct desc_ptr x86_gdt_descr = {
 };
 
 static struct tss64 tss[NR_CPUS] __section(".data") __aligned(16);
-static struct idt_gate idt[X86_NR_EXCEPTIONS] __section(".data") __aligned(16);
+static struct idt_gate idt[X86_NR_VECTORS] __section(".data") __aligned(16);
 
 _Static_assert(KERNEL_TSS / 8 + 2 * NR_CPUS <= 8192,
 	       "the GDT holds 8192 descriptors: too many CPUs for a TSS each");
@@ -138,9 +139,13 @@ void x86_cpu_init(void)
 		set_gate(v, x86_exception_stubs[v],
 			 v == X86_VECTOR_DOUBLE_FAULT ? DOUBLE_FAULT_IST : 0);
 	/*
-	 * The IDT ends after vector 31: with IF clear no external interrupt
-	 * arrives, and an "int n" above 31 raises a #GP naming n.
+	 * Interrupts come only across an idle CPU's sti; hlt (vectors.S):
+	 * the wake-up vector, and any other a device or the firmware left
+	 * pointed at a CPU, which is acknowledged and otherwise ignored.
 	 */
+	for (unsigned int v = X86_NR_EXCEPTIONS; v < X86_VECTOR_SPURIOUS; v++)
+		set_gate(v, (uintptr_t)x86_interrupt_stub, 0);
+	set_gate(X86_VECTOR_SPURIOUS, (uintptr_t)x86_spurious_stub, 0);
 	load_idt();
 }
 

@@ -17,9 +17,12 @@
  *     STARTUP IPIs naming the trampoline page, 200 us apart and 200 us
  *     after the second: the SDM's sequence (vol. 3, 9.4.4.1), in Linux's
  *     order (smpboot.c, wakeup_secondary_cpu_via_init).
- * The new CPU loads the IDT and its TSS, points GS at its per-CPU area
- * and calls secondary_start(). SSE stays off on it as on the boot CPU:
- * CR4 is the boot CPU's.
+ * The new CPU loads the IDT and its TSS, points GS at its per-CPU area,
+ * sets its local APIC up for idle wake-ups and calls secondary_start().
+ * SSE stays off on it as on the boot CPU: CR4 is the boot CPU's.
+ *
+ * Idle CPUs sleep: arch_cpu_idle() halts until another CPU's wake-up IPI
+ * or the local APIC timer (apic.c).
  *
  * The clock: the TSC, at the rate CPUID leaf 0x15 states (crystal clock
  * times its ratio) where the CPU says it, else measured once against the
@@ -110,6 +113,7 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	err = apic_init(max_id);
 	if (err)
 		return err;
+	apic_init_wakeup();
 
 	memcpy(phys_to_virt(page), x86_trampoline_start, size);
 	patch32(x86_tr_gdt_ptr_base, page + (uintptr_t)x86_tr_gdt);
@@ -200,7 +204,32 @@ void x86_secondary_start(struct secondary_boot *boot)
 	/* Exceptions are reported from here on, then name this CPU. */
 	x86_cpu_init_secondary(boot->cpu, (uintptr_t)boot->arch);
 	arch_set_percpu_offset(boot->percpu_offset);
+	apic_init_cpu();
 	secondary_start(boot);
+}
+
+/*
+ * arch_cpu_idle - hlt until the wake-up vector: another CPU's IPI
+ * (arch_smp_send_wakeup()) or this CPU's APIC timer, set 1 ms ahead for a
+ * caller that watches a deadline. IF is 1 only across the hlt: sti takes
+ * effect after the next instruction, so an IPI sent between the caller's
+ * last look and the sti is taken at the hlt and ends it at once, never
+ * lost. x86_interrupt_stub acknowledges it and returns past the hlt.
+ * Without a timer that counts, spin instead.
+ */
+void arch_cpu_idle(void)
+{
+	if (!apic_timer_start()) {
+		arch_cpu_relax();
+		return;
+	}
+	__asm__ volatile("sti\n\thlt\n\tcli" ::: "memory");
+}
+
+void arch_smp_send_wakeup(unsigned int cpu)
+{
+	/* apic_send_ipi() orders the request's stores before the IPI. */
+	apic_send_ipi(cpu_hwid(cpu), APIC_DM_FIXED | X86_VECTOR_WAKE);
 }
 
 #define PIT_HZ			1193182

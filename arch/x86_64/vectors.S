@@ -1,12 +1,18 @@
 /*
- * vectors.S - the entry stubs of exception vectors 0-31.
+ * vectors.S - the entry stubs of exception vectors 0-31, and of the
+ * interrupts that end an idle CPU's hlt.
  *
- * Each stub makes the frame uniform (a zero error code where the CPU
- * pushes none, then the vector number), saves the general registers and
- * calls x86_exception() (trap.c), which reports and powers off: no
- * exception is recoverable in buddyboot, so nothing here returns.
- * Interrupt gates keep IF clear; the double fault runs on its own stack
- * (IST, see desc.c).
+ * Each exception stub makes the frame uniform (a zero error code where
+ * the CPU pushes none, then the vector number), saves the general
+ * registers and calls x86_exception() (trap.c), which reports and powers
+ * off: no exception is recoverable in buddyboot, so nothing there
+ * returns. Interrupt gates keep IF clear; the double fault runs on its
+ * own stack (IST, see desc.c).
+ *
+ * Interrupts (vectors 32-255) arrive only across arch_cpu_idle()'s
+ * sti; hlt (smp.c): x86_interrupt_stub saves the registers a C call may
+ * change, acknowledges the interrupt (x86_interrupt()) and returns to the
+ * instruction after the hlt. The spurious vector takes no acknowledgement.
  */
 
 	.text
@@ -88,3 +94,40 @@ exception_common:
 	and	$-16, %rsp		/* the C ABI's call alignment */
 	call	x86_exception
 	ud2
+
+/* Vectors 32-254: the caller-saved registers around x86_interrupt(). */
+	.balign 16
+	.globl x86_interrupt_stub
+x86_interrupt_stub:
+	push	%rax
+	push	%rcx
+	push	%rdx
+	push	%rsi
+	push	%rdi
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%rbp
+	mov	%rsp, %rbp
+	and	$-16, %rsp		/* the C ABI's call alignment */
+	cld
+	call	x86_interrupt
+	mov	%rbp, %rsp
+	pop	%rbp
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rax
+	iretq
+
+/* Vector 255, the APIC's spurious interrupt: no EOI (SDM vol. 3, 11.9). */
+	.balign 16
+	.globl x86_spurious_stub
+x86_spurious_stub:
+	iretq

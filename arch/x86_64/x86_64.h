@@ -23,9 +23,23 @@ struct x86_exception_frame {
 #define X86_NR_EXCEPTIONS	32
 #define X86_VECTOR_DOUBLE_FAULT 8
 #define X86_VECTOR_PAGE_FAULT	14
+/*
+ * Interrupts, taken only across arch_cpu_idle()'s sti; hlt: the wake-up
+ * (another CPU's IPI, or the local APIC timer), and the APIC's spurious
+ * vector. Every other vector from 32 on acknowledges and returns too.
+ */
+#define X86_VECTOR_WAKE		0xf0
+#define X86_VECTOR_SPURIOUS	0xff
+#define X86_NR_VECTORS		256
 
 /* vectors.S: the entry stub of each exception vector, in vector order. */
 extern const uint64_t x86_exception_stubs[X86_NR_EXCEPTIONS];
+/* vectors.S: vectors 32-254 (acknowledged, then return), and 255. */
+void x86_interrupt_stub(void);
+void x86_spurious_stub(void);
+
+/* x86_interrupt - the C side of x86_interrupt_stub: end the interrupt. */
+void x86_interrupt(void);
 
 /*
  * x86_exception - report an exception on the console and power off with

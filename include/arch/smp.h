@@ -24,11 +24,14 @@
  *
  *   void arch_cpu_idle(void);
  *       Wait until a wake-up that arch_smp_send_wakeup() sent after this
- *       CPU's last look at what it waits for, with interrupts still
- *       masked (no handler runs); returning early is allowed, losing a
- *       wake-up is not, and it must return within a millisecond or so
- *       even without one: the boot CPU also idles while it waits for a
+ *       CPU's last look at what it waits for, and return with interrupts
+ *       masked as they were (riscv64 takes none: the pending bit ends its
+ *       wfi; x86_64 takes one across sti; hlt, whose handler only
+ *       acknowledges it); returning early is allowed, losing a wake-up
+ *       is not, and it must return within a millisecond or so even
+ *       without one: the boot CPU also idles while it waits for a
  *       check-in with a deadline (each CPU wakes it when it checks in).
+ *       The selftest smp_idle_returns checks that last promise.
  *   void arch_smp_send_wakeup(unsigned int cpu);
  *       Wake CPU @cpu. on_each_cpu() calls it after the request is
  *       written; the arch orders that write before the wake-up.

@@ -10,6 +10,12 @@
  *                              under one spinlock; the totals are exact
  *                              and no two CPUs were ever inside at once
  *   smp_atomic_torture         the same with atomics alone
+ *   smp_idle_returns           where idle CPUs sleep (ARCH_HAS_IDLE_WAKEUP),
+ *                              arch_cpu_idle() with no wake-up sent still
+ *                              returns, within IDLE_RETURN_NS: the boot
+ *                              CPU idles so while it waits for a check-in
+ *                              with a deadline (a CPU that never comes
+ *                              must not hang the boot)
  *
  * They run in this order (the torture cases in the next stages).
  * Each torture case runs on every CPU at once through on_each_cpu(), from
@@ -261,4 +267,27 @@ SELFTEST(smp_atomic_torture, STAGE_BOOT + 2)
 			atomic_read(&atomic_count), atomic_long_read(&atomic_sum),
 			atomic_read(&atomic_cas), sum, 3 * sum, sum);
 	return true;
+}
+
+/* arch_cpu_idle() promises about a millisecond; emulation may stretch it. */
+#define IDLE_RETURN_NS		(100ULL * 1000 * 1000)
+#define IDLE_ROUNDS		5
+
+SELFTEST(smp_idle_returns, STAGE_BOOT + 3)
+{
+#ifdef ARCH_HAS_IDLE_WAKEUP
+	for (unsigned int i = 0; i < IDLE_ROUNDS; i++) {
+		uint64_t start = arch_clock_ns(), took;
+
+		arch_cpu_idle();
+		took = arch_clock_ns() - start;
+		SELFTEST_EXPECT(took < IDLE_RETURN_NS, "arch_cpu_idle() took "
+				"%llu ns with no wake-up sent (round %u)",
+				(unsigned long long)took, i);
+	}
+	return true;
+#else
+	return selftest_skip("idle CPUs spin on this arch "
+			     "(no ARCH_HAS_IDLE_WAKEUP)");
+#endif
 }

@@ -1,5 +1,5 @@
 /*
- * asm/smp.h - x86_64's per-CPU register and spin hints (see
+ * asm/smp.h - x86_64's per-CPU register, spin hints and idle (see
  * include/arch/smp.h).
  *
  * The GS base points at this CPU's per-CPU area, and the area's first
@@ -44,6 +44,11 @@ static inline void arch_set_percpu_offset(unsigned long off)
 			     "d"((uint32_t)(base >> 32))
 			 : "memory");
 }
+
+/* Idle CPUs halt until a wake-up IPI or their APIC timer (smp.c). */
+#define ARCH_HAS_IDLE_WAKEUP	1
+void arch_cpu_idle(void);
+void arch_smp_send_wakeup(unsigned int cpu);
 
 static inline void arch_cpu_relax(void)
 {
