@@ -211,6 +211,12 @@ static inline long sc_count(long v)
 	return v & SC_MASK;
 }
 
+/* Objects of an unowned slab still out when R is @count: frozen - R. */
+static inline long sc_out(long v, long count)
+{
+	return (sc_frozen(v) - count) & SC_MASK;
+}
+
 static inline bool sc_cas(atomic_long_t *v, long *old, long new)
 {
 	return __atomic_compare_exchange_n(&v->counter, old, new, false,
@@ -545,8 +551,7 @@ static unsigned long slab_relist_full(struct kmem_cache *cache)
 		long old = atomic_long_read(&s->sc);
 
 		while (sc_state(old) == SLAB_FULL &&
-		       ((sc_frozen(old) - sc_count(old)) & SC_MASK) <
-			       (long)slab_capacity(cache)) {
+		       sc_out(old, sc_count(old)) < (long)slab_capacity(cache)) {
 			if (sc_cas(&s->sc, &old, sc_make(SLAB_PARTIAL,
 							 sc_frozen(old),
 							 sc_count(old)))) {
@@ -843,12 +848,11 @@ slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 	old = atomic_long_read(&s->sc);
 	do {
 		long count = (sc_count(old) + 1) & SC_MASK;
-		/* Objects out after this free: R reaches frozen at none. */
-		long out = (sc_frozen(old) - count) & SC_MASK;
 
 		state = sc_state(old);
 		if (state == SLAB_FULL &&
-		    out <= (long)(slab_capacity(cache) - cache->full_relist))
+		    sc_out(old, count) <=
+			    (long)(slab_capacity(cache) - cache->full_relist))
 			state = SLAB_PENDING;
 		else if (state == SLAB_PARTIAL && count == sc_frozen(old))
 			state = SLAB_RECLAIM;
@@ -982,11 +986,8 @@ static bool cache_layout(struct kmem_cache *cache)
 		return false;
 	if (best_lost)
 		cache_layout_order(cache, best);
-	cache->full_relist = slab_capacity(cache) / 4;
-	if (cache->full_relist > SLAB_FULL_RELIST_MAX)
-		cache->full_relist = SLAB_FULL_RELIST_MAX;
-	if (!cache->full_relist)
-		cache->full_relist = 1;
+	cache->full_relist = MAX(1U, MIN(slab_capacity(cache) / 4,
+					 (unsigned int)SLAB_FULL_RELIST_MAX));
 	cache->shift = is_power_of_2(stride) ? (unsigned int)__builtin_ctz(stride) : 0;
 	/* Odd strides (shift 0) take kfree()'s general way: slab_obj_entry(). */
 	/* idx = off * recip >> (24 + l), exact for off < 2^24 (slabs <= 16 MiB). */

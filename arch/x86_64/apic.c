@@ -183,21 +183,16 @@ void apic_init_cpu(void)
 
 void apic_init_wakeup(void)
 {
-	uint64_t end;
 	uint32_t left;
 
 	/* The 8259's lines, unused: nothing of theirs ends a hlt. */
 	outb(0xff, PIC1_DATA);
 	outb(0xff, PIC2_DATA);
 	apic_init_cpu();
-	/* The clock's first reading measures its rate (10 ms): before. */
-	(void)arch_clock_ns();
 	/* Count down with the interrupt masked while the clock runs 1 ms. */
 	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | X86_VECTOR_WAKE);
 	apic_write(APIC_TIMER_INITIAL, UINT32_MAX);
-	end = arch_clock_ns() + TIMER_CALIBRATE_NS;
-	while (arch_clock_ns() < end)
-		arch_cpu_relax();
+	x86_delay_ns(TIMER_CALIBRATE_NS);
 	left = apic_read(APIC_TIMER_CURRENT);
 	apic_write(APIC_TIMER_INITIAL, 0);
 	apic_write(APIC_LVT_TIMER, X86_VECTOR_WAKE);

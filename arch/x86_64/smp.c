@@ -75,7 +75,7 @@ extern const char x86_tr_cr4[], x86_tr_efer[];
 
 void x86_secondary_start(struct secondary_boot *boot) __noreturn;
 
-static void delay_ns(uint64_t ns)
+void x86_delay_ns(uint64_t ns)
 {
 	uint64_t end = arch_clock_ns() + ns;
 
@@ -113,7 +113,6 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	err = apic_init(max_id);
 	if (err)
 		return err;
-	apic_init_wakeup();
 
 	memcpy(phys_to_virt(page), x86_trampoline_start, size);
 	patch32(x86_tr_gdt_ptr_base, page + (uintptr_t)x86_tr_gdt);
@@ -129,6 +128,8 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 		"bytes), clock at %llu ns\n", (unsigned long long)page,
 		(unsigned long long)(page >> 12), size,
 		(unsigned long long)arch_clock_ns());
+	/* After the clock's calibration: it measures the APIC timer. */
+	apic_init_wakeup();
 	return 0;
 }
 
@@ -148,11 +149,11 @@ static int init_sipi_sipi(unsigned long id)
 				APIC_TRIGGER_LEVEL);
 	if (err)
 		return err;
-	delay_ns(INIT_DELAY_NS);
+	x86_delay_ns(INIT_DELAY_NS);
 	err = apic_send_ipi(id, APIC_DM_INIT | APIC_TRIGGER_LEVEL);
 	for (int i = 0; !err && i < 2; i++) {
 		err = apic_send_ipi(id, APIC_DM_STARTUP | vector);
-		delay_ns(SIPI_DELAY_NS);
+		x86_delay_ns(SIPI_DELAY_NS);
 	}
 	return err;
 }

@@ -79,6 +79,9 @@ void x86_cpu_init_secondary(unsigned int cpu, uintptr_t df_stack_top);
  */
 bool x86_is_stack_guard(uint64_t va);
 
+/* x86_delay_ns - spin for @ns nanoseconds of arch_clock_ns() (smp.c). */
+void x86_delay_ns(uint64_t ns);
+
 /* The CPU's APIC id as CPUID gives it (x2APIC id where leaf 0xb has it). */
 unsigned long x86_apic_id(void);
 
