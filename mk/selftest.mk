@@ -28,7 +28,7 @@ SELFTEST_A64_INITRD_AT	:= 0x48000000
 $(SELFTEST_A64_DTB): $(SELFTEST_INITRD)
 	$(Q)echo "  DTB     $@"
 	$(Q)qemu-system-aarch64 -M virt,dumpdtb=$@.tmp -cpu cortex-a57 -m 256M \
-		-nographic >/dev/null 2>&1 || test -s $@.tmp
+		-nic none -nographic >/dev/null 2>&1 || test -s $@.tmp
 	$(Q)fdtput -t x $@.tmp /chosen linux,initrd-start \
 		0 $(SELFTEST_A64_INITRD_AT)
 	$(Q)fdtput -t x $@.tmp /chosen linux,initrd-end 0 $$(printf '%#x' \
@@ -59,7 +59,7 @@ $(BUILD_ROOT)/selftest/aarch64-virt-128M-%.dtb: mk/selftest.mk
 	@mkdir -p $(dir $@)
 	$(Q)echo "  DTB     $@"
 	$(Q)qemu-system-aarch64 -M virt,dumpdtb=$@.dtb -cpu cortex-a57 -m 128M \
-		-nographic >/dev/null 2>&1 || test -s $@.dtb
+		-nic none -nographic >/dev/null 2>&1 || test -s $@.dtb
 	$(Q){ echo '/dts-v1/;'; $(refuse_head_$*); \
 	      dtc -q -I dtb -O dts $@.dtb | sed 1d; $(refuse_tail_$*); \
 	 } | dtc -q -I dts -O dtb -o $@.tmp - && rm -f $@.dtb && mv $@.tmp $@
@@ -83,7 +83,7 @@ $(SELFTEST_A64_SPIN_DTB): mk/selftest.mk
 	@mkdir -p $(dir $@)
 	$(Q)echo "  DTB     $@"
 	$(Q)qemu-system-aarch64 -M virt,virtualization=on,dumpdtb=$@.tmp \
-		-cpu cortex-a57 -m 128M -smp 2 -nographic >/dev/null 2>&1 || \
+		-cpu cortex-a57 -m 128M -smp 2 -nic none -nographic >/dev/null 2>&1 || \
 		test -s $@.tmp
 	$(Q)dtc -q -I dtb -O dtb -o $@.packed $@.tmp && rm -f $@.tmp
 	$(Q)fdtput -t x $@.packed /chosen buddyboot,selftest-spin-table-cpu 2
@@ -109,7 +109,7 @@ $(SELFTEST_RV_CPULESS_DTB): mk/selftest.mk
 	@mkdir -p $(dir $@)
 	$(Q)echo "  DTB     $@"
 	$(Q)qemu-system-riscv64 -M virt,dumpdtb=$@.dump -m 256M -smp 2 \
-		-nographic >/dev/null 2>&1 || test -s $@.dump
+		-nic none -nographic >/dev/null 2>&1 || test -s $@.dump
 	$(Q)dtc -q -I dtb -O dtb -o $@.tmp $@.dump && rm -f $@.dump
 	$(Q)fdtput -t x $@.tmp /memory@80000000 reg \
 		0 0x80000000 0 $$(printf '%#x' $(rv_cpuless_node0))

@@ -32,6 +32,6 @@ $(BUILD_ROOT)/boards/riscv64-sifive_u-%.dtb: boards/riscv64/sifive_u.mk
 	@mkdir -p $(dir $@)
 	$(Q)echo "  DTB     $@"
 	$(Q)qemu-system-riscv64 -M sifive_u,dumpdtb=$@.tmp -m $(MEM) -smp $(SMP) \
-		-nographic >/dev/null 2>&1 || test -s $@.tmp
+		-nic none -nographic >/dev/null 2>&1 || test -s $@.tmp
 	$(Q)dtc -q -I dtb -O dtb -o $@.tmp2 $@.tmp && rm -f $@.tmp
 	$(Q)mv $@.tmp2 $@
