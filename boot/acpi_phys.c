@@ -16,11 +16,13 @@
 #include <boot/acpi.h>
 #include <boot/cpus.h>
 #include <boot/efi.h>
+#include <boot/gic.h>
 #include <boot/numa.h>
 #include <boot/readers.h>
 #include <lib/compiler.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <lib/string.h>
 
 /* Targets without ACPI: nothing is readable, nothing is found. */
 __weak const void *arch_acpi_map(phys_addr_t pa, size_t len)
@@ -100,6 +102,19 @@ int acpi_read_cpus(phys_addr_t rsdp, unsigned long boot_hwid,
 		t.xsdt ? "XSDT" : "RSDT", (unsigned long long)t.root, out->nr,
 		out->nr_unusable, out->nr_over, NR_CPUS);
 	return 0;
+}
+
+int acpi_read_gic(phys_addr_t rsdp, struct boot_gic *out)
+{
+	struct acpi_tables t;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = acpi_open(&t, &acpi_phys, rsdp);
+	err = err ?: acpi_madt_gic(&t, out);
+	if (err && err != -ENOENT)
+		pr_err("%s: idle CPUs will spin\n", t.error);
+	return err;
 }
 
 int acpi_read_numa(phys_addr_t rsdp, struct boot_numa *numa)

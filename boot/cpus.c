@@ -23,6 +23,7 @@
 #include <boot/cpus.h>
 #include <boot/efi.h>
 #include <boot/fdt.h>
+#include <boot/gic.h>
 #include <boot/memory.h>
 #include <boot/numa.h>
 #include <lib/errno.h>
@@ -67,7 +68,19 @@ static int cpus_from_acpi(enum boot_protocol proto, phys_addr_t info,
 		printk("cpus: no ACPI MADT: running on the boot CPU alone\n");
 		return 0;
 	}
+	if (!err)
+		acpi_read_gic(rsdp, &out->gic);
 	return err;
+}
+
+/* The GIC beside the CPUs: a tree that has none says nothing. */
+static void gic_from_fdt(const void *fdt, uint32_t size, struct boot_gic *gic)
+{
+	char error[BOOT_ERROR_LEN];
+	int err = fdt_read_gic(fdt, size, gic, error);
+
+	if (err && err != -ENOENT)
+		pr_err("%s: idle CPUs will spin\n", error);
 }
 
 int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
@@ -76,6 +89,7 @@ int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 	phys_addr_t dtb = boot_info_fdt(proto, info);
 	const void *p = phys_to_virt(dtb);
 	uint32_t size;
+	int err;
 
 	if (proto == BOOT_PROTO_EFI && dtb)
 		proto = BOOT_PROTO_FDT;
@@ -83,9 +97,12 @@ int boot_cpus_init(enum boot_protocol proto, phys_addr_t info,
 	case BOOT_PROTO_FDT:
 		/* Only totalsize bytes are read; fdt_open() checks it. */
 		size = fdt_header_totalsize(p);
-		return fdt_read_cpus(p, size ? size : 8, boot_hwid,
-				     arch_cpus_held_at_entry() ? FDT_CPUS_HELD : 0,
-				     out);
+		err = fdt_read_cpus(p, size ? size : 8, boot_hwid,
+				    arch_cpus_held_at_entry() ? FDT_CPUS_HELD : 0,
+				    out);
+		if (!err)
+			gic_from_fdt(p, size ? size : 8, &out->gic);
+		return err;
 	case BOOT_PROTO_PVH:
 	case BOOT_PROTO_MULTIBOOT2:
 	case BOOT_PROTO_EFI:

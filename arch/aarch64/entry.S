@@ -182,6 +182,17 @@ aarch64_el2_to_el1:
 	ubfx	x1, x1, #PMCR_N_SHIFT, #5
 3:	msr	mdcr_el2, x1
 
+	/*
+	 * GICv3 system registers: EL1 uses its ICC_* without trapping here
+	 * (ICC_SRE_EL2.Enable), and no virtual interrupts (ICH_HCR_EL2).
+	 */
+	mrs	x0, id_aa64pfr0_el1
+	ubfx	x0, x0, #ID_AA64PFR0_GIC_SHIFT, #4
+	cbz	x0, 4f
+	mov	x0, #ICC_SRE_ALL
+	msr	ICC_SRE_EL2, x0
+	msr	ICH_HCR_EL2, xzr
+4:
 	/* EL1 reads the real MIDR and MPIDR, not the reset-UNKNOWN virtual ones. */
 	mrs	x0, midr_el1
 	msr	vpidr_el2, x0
@@ -245,6 +256,13 @@ aarch64_el3_to_el1:
 	/* No FP/SIMD, SVE, trace or PMU access traps to EL3. */
 	msr	cptr_el3, xzr
 	msr	mdcr_el3, xzr
+	/* Nor GICv3 system register access (ICC_SRE_EL3.Enable). */
+	mrs	x0, id_aa64pfr0_el1
+	ubfx	x0, x0, #ID_AA64PFR0_GIC_SHIFT, #4
+	cbz	x0, 3f
+	mov	x0, #ICC_SRE_ALL
+	msr	ICC_SRE_EL3, x0
+3:
 	mrs	x0, id_aa64pfr0_el1
 	ubfx	x0, x0, #ID_AA64PFR0_EL2_SHIFT, #4
 	cbz	x0, 1f

@@ -1,6 +1,8 @@
 /*
  * smp.c - starting aarch64 secondary CPUs: PSCI CPU_ON and spin tables,
- * and the clock smp_init() times them with.
+ * and the clock smp_init() times them with. Each CPU's part of the GIC,
+ * for idle wake-ups (gic.c), is set up by the boot CPU in
+ * arch_smp_prepare_cpus() and by a secondary as its first C.
  *
  * arch_cpu_start() prepares what the CPU reads before its MMU is on
  * (secondary.h: the boot CPU's MAIR, TCR, TTBR0, TTBR1 and SCTLR, its
@@ -40,6 +42,7 @@
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <mm/page_alloc.h>
+#include "gic.h"
 #include "psci.h"
 #include "secondary.h"
 #include "smp_local.h"
@@ -283,7 +286,8 @@ static int prepare_stacks(struct secondary_boot *boot,
 }
 
 /*
- * The conduit for every PSCI call from now on (power-off included): the
+ * The GIC (gic.c: the distributor, and the boot CPU's interface), then
+ * the conduit for every PSCI call from now on (power-off included): the
  * one /psci names. A PSCI before 0.2 has no standard CPU_ON id (its ids
  * were in the device tree), so CPUs that need it are refused then.
  */
@@ -298,6 +302,7 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 		printk("smp: %u CPUs entered the image at EL3 at once (no "
 		       "firmware held them); all but the boot CPU wait in its "
 		       "spin slots\n", READ_ONCE(aarch64_boot_lottery));
+	gic_init(&cpus->gic);
 	if (cpus->psci == PSCI_CONDUIT_NONE)
 		return 0;	/* psci_cpu_on() refuses the CPUs that need it */
 	/* Read by aarch64_psci_call() on any CPU; the CPUs start after. */
@@ -359,11 +364,18 @@ int aarch64_cpu_start(const struct cpu_desc *desc,
 	}
 }
 
+/* A secondary CPU's first C: its GIC interface, then the generic entry. */
+static void __noreturn aarch64_secondary_start(struct secondary_boot *boot)
+{
+	gic_init_cpu();
+	secondary_start(boot);
+}
+
 int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
 {
 	return aarch64_cpu_start(desc, boot,
 				 &aarch64_secondary_data[boot->cpu % NR_CPUS],
-				 secondary_start);
+				 aarch64_secondary_start);
 }
 
 /*

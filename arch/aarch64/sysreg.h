@@ -53,6 +53,17 @@
 
 /* ID_AA64PFR0_EL1.EL2: 0 when EL2 is not implemented. */
 #define ID_AA64PFR0_EL2_SHIFT	8
+/* ID_AA64PFR0_EL1.GIC: non-zero when the GICv3 system registers exist. */
+#define ID_AA64PFR0_GIC_SHIFT	24
+
+/*
+ * ICC_SRE_EL3 and ICC_SRE_EL2 (GICv3): SRE, DFB, DIB, and Enable, which
+ * lets the level below use its own ICC_SRE without trapping here.
+ */
+#define ICC_SRE_EL3		s3_6_c12_c12_5
+#define ICC_SRE_EL2		s3_4_c12_c9_5
+#define ICH_HCR_EL2		s3_4_c12_c11_0
+#define ICC_SRE_ALL		0xf
 
 /* ID_AA64DFR0_EL1.PMUVer: 0 none, 0xf IMPLEMENTATION DEFINED. */
 #define ID_AA64DFR0_PMUVER_SHIFT 8

@@ -25,8 +25,9 @@
  *   void arch_cpu_idle(void);
  *       Wait until a wake-up that arch_smp_send_wakeup() sent after this
  *       CPU's last look at what it waits for, and return with interrupts
- *       masked as they were (riscv64 takes none: the pending bit ends its
- *       wfi; x86_64 takes one across sti; hlt, whose handler only
+ *       masked as they were (riscv64 and aarch64 take none: the pending
+ *       interrupt ends their wfi, and the idle code acknowledges it;
+ *       x86_64 takes one across sti; hlt, whose handler only
  *       acknowledges it); returning early is allowed, losing a wake-up
  *       is not, and it must return within a millisecond or so even
  *       without one: the boot CPU also idles while it waits for a

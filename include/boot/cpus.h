@@ -9,6 +9,7 @@
 #define BOOT_CPUS_H
 
 #include <arch/entry.h>
+#include <boot/gic.h>
 #include <lib/types.h>
 #include <smp/nr_cpus.h>
 
@@ -55,6 +56,7 @@ struct boot_cpus {
 	bool boot_cpu_found;		/* the boot hwid was in the list */
 	enum psci_conduit psci;		/* aarch64: the /psci method */
 	uint64_t timebase_hz;		/* riscv64: /cpus timebase-frequency */
+	struct boot_gic gic;		/* aarch64: for idle wake-ups */
 	struct cpu_desc cpu[NR_CPUS];
 };
 
@@ -96,7 +98,9 @@ int acpi_read_cpus(phys_addr_t rsdp, unsigned long boot_hwid,
  * the reader its boot protocol calls for (boot/cpus.c; kernel only): the
  * device tree for BOOT_PROTO_FDT, ACPI for PVH and multiboot2. With no
  * way to find the others, @out lists the boot CPU alone and one line
- * says why.
+ * says why. @out->gic is then read by the same protocol's reader
+ * (fdt_read_gic(), acpi_read_gic()): version 0 when there is none or it
+ * cannot be used (printed), which only costs idle CPUs their sleep.
  * Return: 0, or the reader's negative errno (message printed) when the
  * list it found cannot be read: the boot stops there.
  */

@@ -9,6 +9,15 @@
 #ifndef ASM_SMP_H
 #define ASM_SMP_H
 
+/*
+ * Idle CPUs sleep in wfi until a wake-up SGI or their virtual timer,
+ * where the boot information gives a GIC that answers (gic.c); without
+ * one they spin.
+ */
+#define ARCH_HAS_IDLE_WAKEUP	1
+void arch_cpu_idle(void);
+void arch_smp_send_wakeup(unsigned int cpu);
+
 /* Entered at EL3 with no firmware, every CPU runs the entry (entry.S). */
 #define ARCH_HAS_CPUS_HELD_AT_ENTRY	1
 

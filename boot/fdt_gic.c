@@ -1,0 +1,189 @@
+/*
+ * fdt_gic.c - the GIC and the virtual timer's interrupt in a device tree
+ * (the bindings arm,gic-v3.yaml, arm,gic.yaml and arm,arch_timer.yaml):
+ *
+ *   intc@8000000 { compatible = "arm,gic-v3"; #interrupt-cells = <3>;
+ *       reg = <GICD> <GICR region> ... (#redistributor-regions, default 1)
+ *             [<GICC> <GICH> <GICV>]; phandle = <1>; }
+ *   intc@8000000 { compatible = "arm,cortex-a15-gic"; (a GICv2)
+ *       reg = <GICD> <GICC> [<GICH> <GICV>]; }
+ *   timer { compatible = "arm,armv8-timer"; interrupt-parent = <1>;
+ *       interrupts = <secure phys> <phys> <virt> <hyp> [<hyp virt>]; }
+ *
+ * Each interrupt is #interrupt-cells cells: type (0 SPI, 1 PPI), number,
+ * flags, and with ppi-partitions a fourth (a partition's phandle, which
+ * changes nothing here). A PPI's INTID is 16 + its number. The timer's
+ * interrupt-parent may be its own or an ancestor's, as the specification
+ * says; a timer wired to another controller (a Raspberry Pi 3's local
+ * interrupt controller, beside no GIC at all) gives no INTID.
+ */
+#include <boot/fdt.h>
+#include <boot/gic.h>
+#include <lib/errno.h>
+#include <lib/printk.h>
+#include <lib/string.h>
+
+#define GIC_PPI_TYPE		1u
+#define GIC_PPI_BASE		16u
+#define GIC_PPI_COUNT		16u
+#define TIMER_VIRT_INDEX	2u	/* the third interrupt of the timer */
+
+/* GICv2 implementations whose binding is arm,gic.yaml's. */
+static const char *const gic_v2_compatible[] = {
+	"arm,gic-400", "arm,cortex-a15-gic", "arm,cortex-a9-gic",
+	"arm,cortex-a7-gic", "arm,pl390", "qcom,msm-qgic2",
+};
+
+static int gic_fail(struct boot_gic *out, char *error, int err,
+		    const char *fmt, ...) __printf(4, 5);
+static int gic_fail(struct boot_gic *out, char *error, int err,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	out->version = 0;
+	va_start(ap, fmt);
+	kvsnprintf(error, BOOT_ERROR_LEN, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* The phandle of the interrupt parent of np's node: its own or an ancestor's. */
+static bool interrupt_parent(const struct fdt *fdt,
+			     const struct fdt_node_path *np, uint32_t *phandle)
+{
+	for (int level = np->depth; level >= 0; level--) {
+		uint32_t len;
+		const void *p = fdt_getprop(fdt, np->node[level],
+					    "interrupt-parent", &len);
+
+		if (p && len == 4) {
+			*phandle = (uint32_t)fdt_read_cells(p, 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint32_t node_phandle(const struct fdt *fdt, int node)
+{
+	uint32_t ph = fdt_getprop_u32(fdt, node, "phandle", 0);
+
+	return ph ? ph : fdt_getprop_u32(fdt, node, "linux,phandle", 0);
+}
+
+/*
+ * The virtual timer's INTID on the GIC at @gic: GIC_VTIMER_INTID_DEFAULT
+ * with no timer node or no interrupts in it; 0 when the timer's
+ * interrupts go elsewhere or its virtual timer is not a PPI.
+ */
+static unsigned int vtimer_intid(const struct fdt *fdt, int gic)
+{
+	struct fdt_node_path np;
+	uint32_t len, parent, cells, type, number;
+	const uint8_t *irqs;
+
+	if (fdt_find_compatible(fdt, "arm,armv8-timer", &np) &&
+	    fdt_find_compatible(fdt, "arm,armv7-timer", &np))
+		return GIC_VTIMER_INTID_DEFAULT;
+	irqs = fdt_getprop(fdt, np.node[np.depth], "interrupts", &len);
+	if (!irqs || !len)
+		return GIC_VTIMER_INTID_DEFAULT;
+	if (!interrupt_parent(fdt, &np, &parent) ||
+	    parent != node_phandle(fdt, gic))
+		return 0;
+	cells = fdt_getprop_u32(fdt, gic, "#interrupt-cells", 0);
+	if (cells < 3 || cells > 4 ||
+	    len < (TIMER_VIRT_INDEX + 1) * cells * 4)
+		return 0;
+	irqs += TIMER_VIRT_INDEX * cells * 4;
+	type = (uint32_t)fdt_read_cells(irqs, 1);
+	number = (uint32_t)fdt_read_cells(irqs + 4, 1);
+	if (type != GIC_PPI_TYPE || number >= GIC_PPI_COUNT)
+		return 0;
+	return GIC_PPI_BASE + number;
+}
+
+static int read_reg(const struct fdt *fdt, const struct fdt_node_path *np,
+		    unsigned int index, const char *what, struct boot_gic *out,
+		    char *error, struct gic_region *r)
+{
+	char why[BOOT_ERROR_LEN];
+	int err;
+
+	error[0] = '\0';
+	err = fdt_reg_translate(fdt, np, index, &r->base, &r->size);
+	if (err) {
+		/* @error is fdt->error: keep its reason before reusing it. */
+		memcpy(why, error, sizeof(why));
+		return gic_fail(out, error, -EINVAL, "fdt: %s: reg entry %u "
+				"(%s) cannot be used (%s)",
+				fdt_node_name(fdt, np->node[np->depth]), index,
+				what, why[0] ? why : "missing");
+	}
+	if (!r->base || !r->size || r->base + r->size < r->base)
+		return gic_fail(out, error, -EINVAL, "fdt: %s: reg entry %u "
+				"(%s) is empty, at 0, or wraps",
+				fdt_node_name(fdt, np->node[np->depth]), index,
+				what);
+	return 0;
+}
+
+int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
+		 char *error)
+{
+	struct fdt_node_path np;
+	struct gic_region r;
+	struct fdt fdt;
+	uint32_t nr;
+	int err, node;
+
+	memset(out, 0, sizeof(*out));
+	out->source = "device tree";
+	error[0] = '\0';
+	if (fdt_open(&fdt, blob, size, error))
+		return -EINVAL;
+	if (!fdt_find_compatible(&fdt, "arm,gic-v3", &np)) {
+		out->version = 3;
+	} else {
+		for (unsigned int i = 0; i < ARRAY_SIZE(gic_v2_compatible); i++)
+			if (!fdt_find_compatible(&fdt, gic_v2_compatible[i],
+						 &np)) {
+				out->version = 2;
+				break;
+			}
+	}
+	error[0] = '\0';	/* fdt_find_compatible()'s misses */
+	if (!out->version)
+		return -ENOENT;
+	node = np.node[np.depth];
+
+	err = read_reg(&fdt, &np, 0, "distributor", out, error, &r);
+	if (err)
+		return err;
+	out->dist = r.base;
+	if (out->version == 2) {
+		err = read_reg(&fdt, &np, 1, "CPU interface", out, error, &r);
+		if (err)
+			return err;
+		out->cpu_if = r.base;
+	} else {
+		nr = fdt_getprop_u32(&fdt, node, "#redistributor-regions", 1);
+		if (!nr || nr > GIC_MAX_REDIST_REGIONS)
+			return gic_fail(out, error, -EINVAL, "fdt: %s: "
+					"#redistributor-regions is %u (1 to "
+					"%u can be used)",
+					fdt_node_name(&fdt, node), nr,
+					(unsigned int)GIC_MAX_REDIST_REGIONS);
+		for (uint32_t i = 0; i < nr; i++) {
+			err = read_reg(&fdt, &np, 1 + i, "redistributor",
+				       out, error, &out->redist[i]);
+			if (err)
+				return err;
+		}
+		out->nr_redist = nr;
+	}
+	out->vtimer_intid = vtimer_intid(&fdt, node);
+	error[0] = '\0';
+	return 0;
+}
