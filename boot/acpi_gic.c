@@ -68,8 +68,11 @@ static unsigned int gtdt_vtimer(struct acpi_tables *t)
 	uint32_t len, gsiv;
 
 	if (acpi_find_table(t, "GTDT", 0, &gtdt, &len) ||
-	    len < GTDT_VTIMER_GSIV + 4)
+	    len < GTDT_VTIMER_GSIV + 4) {
+		/* No GTDT, or one not to trust: as if it said nothing. */
+		t->error[0] = '\0';
 		return GIC_VTIMER_INTID_DEFAULT;
+	}
 	gsiv = load_le32(gtdt + GTDT_VTIMER_GSIV);
 	return gsiv >= 16 && gsiv < 32 ? gsiv : 0;
 }
@@ -90,7 +93,7 @@ int acpi_madt_gic(struct acpi_tables *t, struct boot_gic *out)
 	for (uint32_t at = MADT_ENTRIES; at < len; at += madt[at + 1]) {
 		e = madt + at;
 		if (e[0] == MADT_GICD) {
-			if (e[1] < 20)
+			if (e[1] < MADT_GICD_LEN)
 				return gic_refuse(t, out, "GICD entry shorter "
 						  "than 24 bytes", at);
 			if (gicd++)
@@ -144,6 +147,8 @@ int acpi_madt_gic(struct acpi_tables *t, struct boot_gic *out)
 				  "GICR entry, no GICC frame)", MADT_ENTRIES);
 	if (out->version == 3)
 		out->cpu_if = 0;	/* system registers, not MMIO */
+	else
+		out->nr_redist = 0;	/* a GICv2 has none */
 	out->vtimer_intid = gtdt_vtimer(t);
 	return 0;
 }

@@ -14,8 +14,10 @@
  * flags, and with ppi-partitions a fourth (a partition's phandle, which
  * changes nothing here). A PPI's INTID is 16 + its number. The timer's
  * interrupt-parent may be its own or an ancestor's, as the specification
- * says; a timer wired to another controller (a Raspberry Pi 3's local
- * interrupt controller, beside no GIC at all) gives no INTID.
+ * says, or each interrupt may name its own in "interrupts-extended"; a
+ * timer wired to another controller (a Raspberry Pi 3's local interrupt
+ * controller, beside no GIC at all) gives no INTID. A
+ * #redistributor-regions that is not one cell is refused, as 0 is.
  */
 #include <boot/fdt.h>
 #include <boot/gic.h>
@@ -73,6 +75,23 @@ static uint32_t node_phandle(const struct fdt *fdt, int node)
 }
 
 /*
+ * The virtual timer's interrupt specifier in "interrupts-extended": each
+ * entry is a controller's phandle and that controller's cells. Only
+ * entries on the GIC (@cells each) are walked: one on another controller
+ * before or at the virtual timer's makes it unusable here (NULL).
+ */
+static const uint8_t *extended_vtimer(const uint8_t *p, uint32_t len,
+				      uint32_t gic_phandle, uint32_t cells)
+{
+	uint32_t entry = 4 * (1 + cells);
+
+	for (uint32_t i = 0; i <= TIMER_VIRT_INDEX; i++, p += entry, len -= entry)
+		if (len < entry || fdt_read_cells(p, 1) != gic_phandle)
+			return NULL;
+	return p - entry + 4;
+}
+
+/*
  * The virtual timer's INTID on the GIC at @gic: GIC_VTIMER_INTID_DEFAULT
  * with no timer node or no interrupts in it; 0 when the timer's
  * interrupts go elsewhere or its virtual timer is not a PPI.
@@ -81,22 +100,31 @@ static unsigned int vtimer_intid(const struct fdt *fdt, int gic)
 {
 	struct fdt_node_path np;
 	uint32_t len, parent, cells, type, number;
+	uint32_t phandle = node_phandle(fdt, gic);
 	const uint8_t *irqs;
+	int timer;
 
 	if (fdt_find_compatible(fdt, "arm,armv8-timer", &np) &&
 	    fdt_find_compatible(fdt, "arm,armv7-timer", &np))
 		return GIC_VTIMER_INTID_DEFAULT;
-	irqs = fdt_getprop(fdt, np.node[np.depth], "interrupts", &len);
-	if (!irqs || !len)
-		return GIC_VTIMER_INTID_DEFAULT;
-	if (!interrupt_parent(fdt, &np, &parent) ||
-	    parent != node_phandle(fdt, gic))
-		return 0;
+	timer = np.node[np.depth];
 	cells = fdt_getprop_u32(fdt, gic, "#interrupt-cells", 0);
-	if (cells < 3 || cells > 4 ||
-	    len < (TIMER_VIRT_INDEX + 1) * cells * 4)
+	if (cells < 3 || cells > 4)
 		return 0;
-	irqs += TIMER_VIRT_INDEX * cells * 4;
+	irqs = fdt_getprop(fdt, timer, "interrupts-extended", &len);
+	if (irqs) {
+		irqs = extended_vtimer(irqs, len, phandle, cells);
+		if (!irqs)
+			return 0;
+	} else {
+		irqs = fdt_getprop(fdt, timer, "interrupts", &len);
+		if (!irqs || !len)
+			return GIC_VTIMER_INTID_DEFAULT;
+		if (!interrupt_parent(fdt, &np, &parent) || parent != phandle ||
+		    len < (TIMER_VIRT_INDEX + 1) * cells * 4)
+			return 0;
+		irqs += TIMER_VIRT_INDEX * cells * 4;
+	}
 	type = (uint32_t)fdt_read_cells(irqs, 1);
 	number = (uint32_t)fdt_read_cells(irqs + 4, 1);
 	if (type != GIC_PPI_TYPE || number >= GIC_PPI_COUNT)
@@ -135,7 +163,7 @@ int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
 	struct fdt_node_path np;
 	struct gic_region r;
 	struct fdt fdt;
-	uint32_t nr;
+	uint32_t nr, len;
 	int err, node;
 
 	memset(out, 0, sizeof(*out));
@@ -168,7 +196,10 @@ int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
 			return err;
 		out->cpu_if = r.base;
 	} else {
-		nr = fdt_getprop_u32(&fdt, node, "#redistributor-regions", 1);
+		nr = fdt_getprop_u32(&fdt, node, "#redistributor-regions", 0);
+		if (!nr && !fdt_getprop(&fdt, node, "#redistributor-regions",
+					&len))
+			nr = 1;		/* the binding's default */
 		if (!nr || nr > GIC_MAX_REDIST_REGIONS)
 			return gic_fail(out, error, -EINVAL, "fdt: %s: "
 					"#redistributor-regions is %u (1 to "

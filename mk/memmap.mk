@@ -50,6 +50,7 @@ $(eval $(call boot_test,boot-reserve,tests/host/boot/test_reserve.c))
 $(eval $(call boot_test,boot-efi,tests/host/boot/test_efi.c))
 $(eval $(call boot_test,boot-numa,tests/host/boot/test_numa.c))
 $(eval $(call boot_test,boot-fdt-path,tests/host/boot/test_fdt_path.c))
+$(eval $(call boot_test,boot-gic,tests/host/boot/test_gic.c))
 
 # The ACPI reader: its test reads QEMU's captured tables, so it runs from
 # a script that names their folder.

@@ -58,7 +58,8 @@ struct boot_gic {
  * the distributor, then #redistributor-regions regions; GICv2: the
  * distributor, then the CPU interface) translated to CPU addresses, and
  * the virtual timer's interrupt (the third of "arm,armv8-timer"'s, a PPI,
- * when the timer's interrupt-parent is that GIC).
+ * when the timer's interrupt-parent, or its interrupts-extended entry,
+ * is that GIC).
  * Return: 0; -ENOENT with no GIC node (@out->version 0, no message);
  * -EINVAL for a tree that does not open or a GIC node whose reg or
  * #redistributor-regions cannot be used, with a message in @error (a
@@ -73,8 +74,9 @@ struct acpi_tables;
  * acpi_madt_gic - fill @out from the MADT (GICD, GICR and enabled GICC
  * entries) and the GTDT (the virtual timer's GSIV, when a PPI) that @t
  * leads to (boot/acpi_gic.c says which MADTs are refused).
- * Return: 0; -ENOENT with no MADT or no GICD in it (@out->version 0, no
- * message); -EINVAL (message in t->error, @out->version 0).
+ * Return: 0; -ENOENT with no MADT or no GICD in it (@out->version 0;
+ * acpi_read_gic() prints nothing); -EINVAL (message in t->error,
+ * @out->version 0).
  */
 int acpi_madt_gic(struct acpi_tables *t, struct boot_gic *out);
 

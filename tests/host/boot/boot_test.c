@@ -36,6 +36,25 @@ int read_blob(enum test_reader reader, const void *data, size_t len)
 	return err && !test_map.error[0] ? -EFAULT : err;
 }
 
+void *fixture_load(const char *path, size_t *len)
+{
+	static uint8_t buf[2 << 20];
+	char cmd[512];
+	void *copy;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "gzip -dcf '%s'", path);
+	f = popen(cmd, "r");
+	*len = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (!f || pclose(f) || !*len) {
+		printf("# cannot read %s\n", path);
+		return NULL;
+	}
+	copy = malloc(*len);
+	memcpy(copy, buf, *len);
+	return copy;
+}
+
 bool range_is(unsigned int i, enum boot_range_kind kind, uint64_t base,
 	      uint64_t size, const char *reason)
 {

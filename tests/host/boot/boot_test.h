@@ -21,6 +21,14 @@ enum test_reader { READ_FDT, READ_MULTIBOOT2, READ_PVH_FILE, READ_PVH_PHYS,
 /* read_blob - run @reader on a heap copy of @len bytes of @data. */
 int read_blob(enum test_reader reader, const void *data, size_t len);
 
+/*
+ * fixture_load - the file at @path (relative to the top of the tree, where
+ * the suites run), gunzipped if it is compressed, in a heap buffer of
+ * exactly its size, so that ASan sees a read past its end; free() it.
+ * Return: the buffer with *@len set, or NULL (said in a "# " line).
+ */
+void *fixture_load(const char *path, size_t *len);
+
 /* range_is - does test_map.ranges[@i] hold exactly this? (prints why not) */
 bool range_is(unsigned int i, enum boot_range_kind kind, uint64_t base,
 	      uint64_t size, const char *reason);

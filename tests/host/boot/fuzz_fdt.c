@@ -8,11 +8,13 @@
  * in a node and not empty, none on a refusal, and
  * the console lookup (boot/fdt_path.c): stdout-path, aliases, ranges,
  * compatible, which must answer 0 or an error and never read outside
- * the blob.
+ * the blob, and the GIC reader (boot/fdt_gic.c), whose GIC, when taken,
+ * must be one a driver can map.
  */
 #include <boot/bootmem.h>
 #include <boot/cpus.h>
 #include <boot/fdt.h>
+#include <boot/gic.h>
 #include <boot/numa.h>
 #include <lib/errno.h>
 #include "fuzz_reader.h"
@@ -108,9 +110,39 @@ static void read_node_ranges(const uint8_t *data, size_t size)
 			abort();
 }
 
+/*
+ * A refusal says why and a tree with no GIC does not; a GIC taken is a
+ * GICv2 with its CPU interface or a GICv3 with 1 to GIC_MAX_REDIST_REGIONS
+ * regions, none empty or wrapping, and a virtual timer that is a PPI or 0.
+ */
+static void read_gic(const uint8_t *data, size_t size)
+{
+	static char error[BOOT_ERROR_LEN];
+	static struct boot_gic gic;
+	int err = fdt_read_gic(data, size, &gic, error);
+
+	if (err) {
+		if (gic.version || (err != -EINVAL && err != -ENOENT) ||
+		    (err == -EINVAL) != (error[0] != '\0'))
+			abort();
+		return;
+	}
+	if (!gic.dist || (gic.version == 2 ? !gic.cpu_if || gic.nr_redist :
+	    gic.version != 3 || gic.cpu_if || !gic.nr_redist ||
+	    gic.nr_redist > GIC_MAX_REDIST_REGIONS))
+		abort();
+	for (unsigned int i = 0; i < gic.nr_redist; i++)
+		if (!gic.redist[i].base || !gic.redist[i].size ||
+		    gic.redist[i].base + gic.redist[i].size < gic.redist[i].base)
+			abort();
+	if (gic.vtimer_intid && (gic.vtimer_intid < 16 || gic.vtimer_intid > 31))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	read_cpus(data, size);
+	read_gic(data, size);
 	find_console(data, size);
 	read_distances(data, size);
 	read_node_ranges(data, size);

@@ -3,8 +3,9 @@
  * captured by tests/fixtures/acpi/capture-qemu.py), tables built here for
  * what QEMU does not produce (RSDP revision 2 and the XSDT, x2APIC
  * entries, online-capable CPUs, more CPUs than NR_CPUS), Arm's tables
- * (GICC entries, the FADT's PSCI flags, SRAT GICC affinity), and a named
- * refusal for each malformed input.
+ * (GICC entries, the FADT's PSCI flags, SRAT GICC affinity, the GIC that
+ * the MADT's GICD, GICR and GICC entries and the GTDT's virtual timer
+ * give: boot/acpi_gic.c), and a named refusal for each malformed input.
  *
  * usage: test-acpi FIXTURE_DIR
  *
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <boot/acpi.h>
 #include <boot/cpus.h>
+#include <boot/gic.h>
 #include <boot/numa.h>
 #include <boot/readers.h>
 #include "acpi_snapshot.h"
@@ -472,6 +474,377 @@ static bool madt_gicc_and_fadt_psci(void)
 	EXPECT(read_cpus(0) == 0 && cpus.psci == PSCI_CONDUIT_NONE &&
 	       cpus.cpu[1].method == CPU_ENABLE_INIT_SIPI, "conduit %d",
 	       cpus.psci);
+	return true;
+}
+
+/* ---- The GIC: MADT GICD, GICR and GICC entries, the GTDT -------------- */
+
+static struct boot_gic gic;
+
+static void gicd(uint64_t base, uint8_t version)
+{
+	uint8_t *e = madt_add(12, 24);
+
+	put64(e + 8, base);
+	e[20] = version;
+}
+
+static void gicr(uint64_t base, uint32_t length)
+{
+	uint8_t *e = madt_add(14, 16);
+
+	put64(e + 4, base);
+	put32(e + 12, length);
+}
+
+/* A GICC of ACPI 6.0 (80 bytes): its GICv2 CPU interface, its GICR frame. */
+static void gicc_gic(uint32_t uid, uint32_t flags, uint64_t cpu_if,
+		     uint64_t frame)
+{
+	gicc(uid, uid, flags, 80);
+	put64(madt_body + madt_len - 80 + 32, cpu_if);
+	put64(madt_body + madt_len - 80 + 60, frame);
+}
+
+/*
+ * RSDP 2 -> XSDT -> the MADT built and, unless @gtdt_len is 0, a GTDT of
+ * @gtdt_len bytes whose virtual EL1 timer GSIV (offset 64) is @vtimer.
+ */
+static void build_gic(uint32_t gtdt_len, uint32_t vtimer)
+{
+	static uint8_t gtdt[104 - 36];
+	size_t offs[2] = { 0 }, xsdt;
+
+	memset(gtdt, 0, sizeof(gtdt));
+	put32(gtdt + 64 - 36, vtimer);
+	reset();
+	used = 64;
+	offs[0] = table("APIC", 5, madt_body, madt_len);
+	if (gtdt_len)
+		offs[1] = table("GTDT", 3, gtdt, gtdt_len - 36);
+	xsdt = root("XSDT", offs, 2);
+	rsdp_at(RSDP_OFF, 2, 0, phys(xsdt));
+}
+
+static int read_gic(void)
+{
+	int err = acpi_open(&t, &src, phys(RSDP_OFF));
+
+	memset(&gic, 0xa5, sizeof(gic));	/* what is left is the reader's */
+	return err ?: acpi_madt_gic(&t, &gic);
+}
+
+/* The MADT built and a GTDT (build_gic()'s arguments), read without fault. */
+#define EXPECT_GIC_READ(gtdt_len, gsiv)					\
+	do {								\
+		build_gic(gtdt_len, gsiv);				\
+		EXPECT(read_gic() == 0, "%s", t.error);			\
+	} while (0)
+
+/* What acpi_madt_gic() gave, against what it should have. */
+static bool gic_is(unsigned int version, uint64_t dist, uint64_t cpu_if,
+		   unsigned int nr_redist, unsigned int vtimer)
+{
+	bool same = gic.version == version && gic.dist == dist &&
+		    gic.cpu_if == cpu_if && gic.nr_redist == nr_redist &&
+		    gic.vtimer_intid == vtimer && !strcmp(gic.source, "MADT");
+
+	if (!same)
+		printf("# GICv%u, GICD %#llx, GICC %#llx, %u GICR, vtimer %u "
+		       "from %s; expected GICv%u, %#llx, %#llx, %u, %u\n",
+		       gic.version, (unsigned long long)gic.dist,
+		       (unsigned long long)gic.cpu_if, gic.nr_redist,
+		       gic.vtimer_intid, gic.source, version,
+		       (unsigned long long)dist, (unsigned long long)cpu_if,
+		       nr_redist, vtimer);
+	return same;
+}
+
+/* Redistributor region @i, and that it is one of those read. */
+static bool gicr_is(unsigned int i, uint64_t base, uint64_t size)
+{
+	bool same = i < gic.nr_redist && gic.redist[i].base == base &&
+		    gic.redist[i].size == size;
+
+	if (!same)
+		printf("# GICR %u (of %u): %#llx, %#llx bytes; expected %#llx, "
+		       "%#llx\n", i, gic.nr_redist,
+		       (unsigned long long)gic.redist[i].base,
+		       (unsigned long long)gic.redist[i].size,
+		       (unsigned long long)base, (unsigned long long)size);
+	return same;
+}
+
+/* A GICR frame as a GICC gives it: RD and SGI, 64 KiB each. */
+#define GICC_FRAME	0x20000u
+
+/*
+ * GICv2 (a Juno's shape): the GICD's base, the CPU interface of the first
+ * enabled GICC (a disabled one before it names another, not to be
+ * taken), no redistributors; the GTDT's virtual timer.
+ */
+static bool madt_gic_v2(void)
+{
+	madt_begin();
+	gicc_gic(0, 0, 0x7f000000, 0);		/* disabled */
+	gicc_gic(1, 1, 0x2c02f000, 0);
+	gicc_gic(2, 1, 0x2c02f000, 0);
+	gicd(0x2c010000, 2);
+	EXPECT_GIC_READ(104, 27);
+	EXPECT(gic_is(2, 0x2c010000, 0x2c02f000, 0, 27), "GICv2");
+	return true;
+}
+
+/*
+ * GICv3 with GICR entries (discovery ranges): they are the regions, the
+ * GICCs' frames and CPU interfaces are not used (a GICv3's CPU interface
+ * is system registers).
+ */
+static bool madt_gic_v3_gicr_entries(void)
+{
+	madt_begin();
+	gicd(0x2f000000, 3);
+	gicc_gic(0, 1, 0x2c000000, 0x2f100000);
+	gicr(0x2f100000, 0x200000);
+	gicc_gic(1, 1, 0x2c000000, 0x2f120000);
+	gicr(0x4000000000ull, 0x400000);
+	EXPECT_GIC_READ(104, 27);
+	EXPECT(gic_is(3, 0x2f000000, 0, 2, 27), "GICv3");
+	EXPECT(gicr_is(0, 0x2f100000, 0x200000) &&
+	       gicr_is(1, 0x4000000000ull, 0x400000), "regions");
+	return true;
+}
+
+/*
+ * GICv3 with no GICR entry: each enabled GICC's frame is a region of
+ * GICC_FRAME bytes; a disabled GICC's frame is not.
+ */
+static bool madt_gic_v3_gicc_frames(void)
+{
+	madt_begin();
+	gicd(0x8000000, 3);
+	for (uint32_t i = 0; i < 4; i++)
+		gicc_gic(i, i == 2 ? 0 : 1, 0, 0x80a0000 + i * GICC_FRAME);
+	EXPECT_GIC_READ(104, 27);
+	EXPECT(gic_is(3, 0x8000000, 0, 3, 27), "GICv3");
+	EXPECT(gicr_is(0, 0x80a0000, GICC_FRAME) &&
+	       gicr_is(1, 0x80c0000, GICC_FRAME) &&
+	       gicr_is(2, 0x8100000, GICC_FRAME), "frames");
+	return true;
+}
+
+/*
+ * GICD version 0 (firmware leaves it to the hardware): a GICv3 when the
+ * MADT gives redistributors, GICR entries or GICC frames, else a GICv2.
+ * Version 4, a GICv4, is driven as a GICv3.
+ */
+static bool madt_gic_version(void)
+{
+	static const struct {
+		uint8_t version;	/* the GICD's */
+		bool gicr;		/* a GICR entry */
+		uint64_t cpu_if, frame;	/* two enabled GICCs' (frame: the first's) */
+		unsigned int want, nr_redist;
+	} cases[] = {
+		{ 0, true, 0x8010000, 0, 3, 1 },
+		{ 0, false, 0, 0x80a0000, 3, 2 },
+		{ 0, false, 0x8010000, 0, 2, 0 },
+		{ 4, true, 0, 0, 3, 1 },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		madt_begin();
+		gicd(0x8000000, cases[i].version);
+		if (cases[i].gicr)
+			gicr(0x80a0000, 0xf60000);
+		for (uint32_t cpu = 0; cpu < 2; cpu++)
+			gicc_gic(cpu, 1, cases[i].cpu_if, cases[i].frame ?
+				 cases[i].frame + cpu * GICC_FRAME : 0);
+		EXPECT_GIC_READ(0, 0);
+		EXPECT(gic_is(cases[i].want, 0x8000000, cases[i].want == 2 ?
+			      cases[i].cpu_if : 0, cases[i].nr_redist, 27),
+		       "case %u", i);
+		EXPECT(cases[i].gicr ? gicr_is(0, 0x80a0000, 0xf60000) :
+		       !cases[i].frame || gicr_is(1, 0x80c0000, GICC_FRAME),
+		       "case %u", i);
+	}
+	return true;
+}
+
+/*
+ * The GTDT's virtual EL1 timer GSIV: taken when a PPI (16 to 31), else 0
+ * (an SGI cannot be a timer, an SPI cannot wake every CPU); the default
+ * 27 with no GTDT or one too short to hold the field (68 bytes).
+ */
+static bool gtdt_virtual_timer(void)
+{
+	static const struct {
+		uint32_t gtdt_len, gsiv;
+		unsigned int want;
+	} cases[] = {
+		{ 104, 27, 27 }, { 104, 20, 20 }, { 104, 16, 16 },
+		{ 104, 31, 31 }, { 104, 15, 0 }, { 104, 32, 0 },
+		{ 104, 0x10000 + 27, 0 }, { 68, 20, 20 }, { 67, 20, 27 },
+		{ 0, 20, 27 },
+	};
+
+	madt_begin();
+	gicd(0x2c010000, 2);
+	gicc_gic(0, 1, 0x2c02f000, 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		EXPECT_GIC_READ(cases[i].gtdt_len, cases[i].gsiv);
+		EXPECT(gic_is(2, 0x2c010000, 0x2c02f000, 0, cases[i].want),
+		       "a GTDT of %u bytes, GSIV %u", cases[i].gtdt_len,
+		       cases[i].gsiv);
+	}
+	return true;
+}
+
+#define EXPECT_GIC_REFUSED(needle)					\
+	do {								\
+		int e_;							\
+									\
+		build_gic(104, 27);					\
+		e_ = read_gic();					\
+		EXPECT_ACPI_ERROR(e_, -EINVAL, needle);			\
+		EXPECT(gic.version == 0, "version %u", gic.version);	\
+	} while (0)
+
+/* Each MADT this port cannot drive a GIC from: -EINVAL, and why. */
+static bool madt_gic_refusals(void)
+{
+	madt_begin();
+	gicd(0x2c010000, 2);
+	gicd(0x2c010000, 2);
+	gicc_gic(0, 1, 0x2c02f000, 0);
+	EXPECT_GIC_REFUSED("a second GICD (entry at offset 68)");
+
+	madt_begin();
+	gicd(0x2c010000, 2);
+	madt_body[madt_len - 24 + 1] = 23;
+	madt_len--;
+	gicc_gic(0, 1, 0x2c02f000, 0);
+	EXPECT_GIC_REFUSED("GICD entry shorter than 24 bytes");
+
+	madt_begin();
+	gicd(0x2f000000, 3);
+	gicr(0x2f100000, 0x200000);
+	madt_body[madt_len - 16 + 1] = 15;
+	madt_len--;
+	EXPECT_GIC_REFUSED("GICR entry shorter than 16 bytes");
+
+	madt_begin();
+	gicd(0, 2);
+	gicc_gic(0, 1, 0x2c02f000, 0);
+	EXPECT_GIC_REFUSED("the GICD's base is 0");
+
+	madt_begin();
+	gicd(0x2c010000, 1);
+	gicc_gic(0, 1, 0x2c02f000, 0);
+	EXPECT_GIC_REFUSED("a GICv1");
+
+	madt_begin();
+	gicd(0x2c010000, 5);
+	gicr(0x2f100000, 0x200000);
+	EXPECT_GIC_REFUSED("a GICD version above 4");
+
+	/* A GICv2 whose only CPU interface is a disabled GICC's. */
+	madt_begin();
+	gicd(0x2c010000, 2);
+	gicc_gic(0, 1, 0, 0);
+	gicc_gic(1, 0, 0x2c02f000, 0);
+	EXPECT_GIC_REFUSED("a GICv2 and no enabled GICC with its CPU "
+			   "interface");
+
+	/* A GICv3 whose only frame is a disabled GICC's. */
+	madt_begin();
+	gicd(0x2f000000, 3);
+	gicc_gic(0, 1, 0, 0);
+	gicc_gic(1, 0, 0, 0x2f100000);
+	EXPECT_GIC_REFUSED("a GICv3 and no redistributor");
+	return true;
+}
+
+/* Redistributor ranges: empty, at 0, wrapping, or more than are kept. */
+static bool madt_gic_redistributor_refusals(void)
+{
+	static const uint64_t bad[][2] = {
+		{ 0xffffffffffff0000ull, 0x20000 },
+		{ 0x2f100000, 0 },
+		{ 0, 0x200000 },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(bad); i++) {
+		madt_begin();
+		gicd(0x2f000000, 3);
+		gicr(bad[i][0], bad[i][1]);
+		EXPECT_GIC_REFUSED("a redistributor range is empty, at 0, or "
+				   "wraps");
+	}
+	/* A GICC frame whose 128 KiB wrap. */
+	madt_begin();
+	gicd(0x2f000000, 3);
+	gicc_gic(0, 1, 0, 0xfffffffffffff000ull);
+	EXPECT_GIC_REFUSED("a redistributor range is empty, at 0, or wraps");
+
+	/* As many ranges as are kept, then one more. */
+	madt_begin();
+	gicd(0x2f000000, 3);
+	for (uint32_t i = 0; i < GIC_MAX_REDIST_REGIONS; i++)
+		gicr(0x2f100000 + i * 0x200000ull, 0x200000);
+	EXPECT_GIC_READ(0, 0);
+	EXPECT(gic.nr_redist == GIC_MAX_REDIST_REGIONS &&
+	       gicr_is(GIC_MAX_REDIST_REGIONS - 1, 0x2f100000 +
+		       (GIC_MAX_REDIST_REGIONS - 1) * 0x200000ull, 0x200000),
+	       "%u regions", gic.nr_redist);
+	gicr(0x2f100000 + GIC_MAX_REDIST_REGIONS * 0x200000ull, 0x200000);
+	EXPECT_GIC_REFUSED("more redistributor ranges than "
+			   "GIC_MAX_REDIST_REGIONS");
+	return true;
+}
+
+/* No GIC: -ENOENT, version 0 and, nothing being wrong, no message. */
+#define EXPECT_NO_GIC(err, what)					\
+	do {								\
+		int e_ = (err);						\
+		EXPECT(e_ == -ENOENT && gic.version == 0 && !t.error[0], \
+		       "%s: error %d \"%s\", version %u", what, e_,	\
+		       t.error, gic.version);				\
+	} while (0)
+
+/*
+ * No GIC: QEMU's q35 tables and a built MADT of local APICs only (x86),
+ * and no MADT at all; -ENOENT, version 0. With a MADT and no GICD there
+ * is nothing wrong to say.
+ */
+static bool madt_without_gic(void)
+{
+	struct acpi_snapshot s;
+	int err;
+
+	EXPECT(read_fixture("acpi-q35-smp8.bin", &s), "no fixture");
+	err = acpi_open(&t, &s.src, s.rsdp);
+	EXPECT(err == 0, "%s", t.error);
+	err = acpi_madt_gic(&t, &gic);
+	acpi_snapshot_free(&s);
+	EXPECT_NO_GIC(err, "q35");
+
+	madt_begin();
+	lapic(0, 1);
+	lapic(1, 1);
+	io_apic();
+	build_gic(104, 27);
+	EXPECT_NO_GIC(read_gic(), "local APICs");
+
+	/* The GTDT alone: build_gic()'s MADT, its signature changed. */
+	madt_begin();
+	gicd(0x2c010000, 2);
+	gicc_gic(0, 1, 0x2c02f000, 0);
+	build_gic(104, 27);
+	memcpy(mem + 64, "APIX", 4);
+	fix_table(64);
+	EXPECT(read_gic() == -ENOENT && gic.version == 0, "no MADT: %s",
+	       t.error);
 	return true;
 }
 
@@ -1080,6 +1453,14 @@ static const struct host_test tests[] = {
 	HOST_TEST(madt_more_cpus_than_nr_cpus),
 	HOST_TEST(madt_refusals),
 	HOST_TEST(madt_gicc_and_fadt_psci),
+	HOST_TEST(madt_gic_v2),
+	HOST_TEST(madt_gic_v3_gicr_entries),
+	HOST_TEST(madt_gic_v3_gicc_frames),
+	HOST_TEST(madt_gic_version),
+	HOST_TEST(gtdt_virtual_timer),
+	HOST_TEST(madt_gic_refusals),
+	HOST_TEST(madt_gic_redistributor_refusals),
+	HOST_TEST(madt_without_gic),
 	HOST_TEST(rsdp_refusals),
 	HOST_TEST(table_refusals),
 	HOST_TEST(scan_alignment_and_revision_2),

@@ -452,22 +452,14 @@ static bool damaged_blobs_are_refused(void)
 /* A fixture file, gunzipped if its name ends in .gz. */
 static int read_fixture(const char *path, unsigned long boot)
 {
-	char cmd[512];
-	static uint8_t buf[2 << 20];
 	size_t len;
-	FILE *f;
+	void *data = fixture_load(path, &len);
 	int err;
 
-	snprintf(cmd, sizeof(cmd), "gzip -dcf '%s'", path);
-	f = popen(cmd, "r");
-	if (!f)
+	if (!data)
 		return -EIO;
-	len = fread(buf, 1, sizeof(buf), f);
-	if (pclose(f) || len == 0) {
-		printf("# cannot read %s\n", path);
-		return -EIO;
-	}
-	err = read_cpus_blob(buf, len, boot);
+	err = read_cpus_blob(data, len, boot);
+	free(data);
 	return err;
 }
 

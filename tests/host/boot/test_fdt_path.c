@@ -27,21 +27,15 @@ static int open_blob(const void *data, size_t len)
 
 static int open_fixture(const char *path)
 {
-	static uint8_t buf[2 << 20];
-	char cmd[512];
 	size_t len;
-	FILE *f;
+	void *data = fixture_load(path, &len);
+	int err;
 
-	snprintf(cmd, sizeof(cmd), "gzip -dcf '%s'", path);
-	f = popen(cmd, "r");
-	if (!f)
+	if (!data)
 		return -EIO;
-	len = fread(buf, 1, sizeof(buf), f);
-	if (pclose(f) || !len) {
-		printf("# cannot read %s\n", path);
-		return -EIO;
-	}
-	return open_blob(buf, fdt_header_totalsize(buf) ?: len);
+	err = open_blob(data, fdt_header_totalsize(data) ?: len);
+	free(data);
+	return err;
 }
 
 /* The console of @path: its node name, its CPU address, the options. */
