@@ -113,23 +113,22 @@ void __next_mem_pfn_range(int *idx, int nid, unsigned long *out_start_pfn,
 	*idx = -1;
 }
 
-/*
- * [*@lo, *@hi): the whole pages of the memory region holding @addr (empty,
- * lo >= hi, when it holds none).
- */
-static void whole_pages(phys_addr_t addr, phys_addr_t *lo, phys_addr_t *hi)
+bool memblock_whole_pages(phys_addr_t *start, phys_addr_t *end)
 {
-	long idx = memblock_search(&memblock.memory, addr);
+	long idx = memblock_search(&memblock.memory, *start);
 	const struct memblock_region *r;
+	phys_addr_t lo, hi;
 
-	*lo = *hi = 0;
 	if (idx < 0)
-		return;		/* not memory: nothing (free ranges are) */
+		return false;	/* not memory: nothing (free ranges are) */
 	r = &memblock.memory.regions[idx];
 	/* Regions end at PHYS_ADDR_MAX at most: rounding up may not wrap. */
-	*lo = r->base > PHYS_ADDR_MAX - (PAGE_SIZE - 1) ? PHYS_ADDR_MAX
+	lo = r->base > PHYS_ADDR_MAX - (PAGE_SIZE - 1) ? PHYS_ADDR_MAX
 			: ALIGN_UP(r->base, (phys_addr_t)PAGE_SIZE);
-	*hi = ALIGN_DOWN(r->base + r->size, (phys_addr_t)PAGE_SIZE);
+	hi = ALIGN_DOWN(r->base + r->size, (phys_addr_t)PAGE_SIZE);
+	*start = MAX(*start, lo);
+	*end = MIN(*end, hi);
+	return *start < *end;
 }
 
 phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,
@@ -144,11 +143,10 @@ phys_addr_t memblock_find_in_range(phys_addr_t size, phys_addr_t align,
 		return 0;
 
 	for_each_free_mem_range(i, NUMA_NO_NODE, MEMBLOCK_NONE, &rs, &re, NULL) {
-		phys_addr_t lo, hi, cand;
+		phys_addr_t cand;
 
-		whole_pages(rs, &lo, &hi);
-		rs = MAX(rs, lo);
-		re = MIN(re, hi);
+		if (!memblock_whole_pages(&rs, &re))
+			continue;
 		rs = MAX(rs, start);
 		re = MIN(re, end);
 		if (rs >= re || re - rs < size)

@@ -144,12 +144,10 @@ static phys_addr_t alloc_in_node(size_t size, phys_addr_t align, int nid,
 	 * whole pages, since memblock allocates from nothing else.
 	 */
 	for_each_free_mem_range(i, nid, MEMBLOCK_NONE, &start, &end, NULL) {
-		phys_addr_t lo = ALIGN_UP(start, (phys_addr_t)PAGE_SIZE);
-		phys_addr_t hi = ALIGN_DOWN(end, (phys_addr_t)PAGE_SIZE);
-
-		if (lo >= start && hi > lo && hi - lo >= share * size) {
-			best_start = lo;
-			best_end = hi;
+		if (memblock_whole_pages(&start, &end) &&
+		    end - start >= share * size) {
+			best_start = start;
+			best_end = end;
 		}
 	}
 	return best_end ? memblock_phys_alloc_range(size, align, best_start,

@@ -182,7 +182,7 @@ static uint32_t ack_pending(struct gic_cpu *me)
 		if (intid < 32)
 			seen |= 1u << intid;
 		if (intid == SGI_WAKEUP)
-			me->wakeups++;
+			WRITE_ONCE(me->wakeups, me->wakeups + 1);
 		write_eoir(iar);
 	}
 	/*
@@ -434,15 +434,16 @@ void arch_cpu_idle(void)
 
 void arch_smp_send_wakeup(unsigned int cpu)
 {
-	/* A CPU that is not ready spins and needs no wake-up. */
-	if (!gic_cpu_sleeps(cpu))
-		return;
 	/*
 	 * What the wake-up announces (the caller's stores to normal memory)
 	 * is visible to every CPU before the SGI is sent, by a device write
 	 * (GICv2) or a system register write (GICv3), which a dmb would not
-	 * order.
+	 * order; and before ready is read below. A CPU that is not ready
+	 * yet spins, or will see the request at its first look: it sets
+	 * ready, then checks in with a full barrier before it looks.
 	 */
-	__asm__ volatile("dsb ishst" ::: "memory");
+	__asm__ volatile("dsb ish" ::: "memory");
+	if (!gic_cpu_sleeps(cpu))
+		return;
 	send_sgi(cpu, false);
 }

@@ -190,6 +190,17 @@ void __next_mem_range(uint64_t *idx, int nid, enum memblock_flags flags,
 			     nid, flags, p_start, p_end, p_nid)
 
 /*
+ * memblock_whole_pages - narrow the range [*@start, *@end) that
+ * for_each_free_mem_range() gave (inside one memory region) to the whole
+ * pages of that region: memblock allocates only from pages that are all
+ * memory, though a page part reserved may give its other bytes. Shared
+ * by memblock_find_in_range() and the node-data placement (sparse.c), so
+ * that a range one counts as room is room for the other. Return: false
+ * when nothing is left.
+ */
+bool memblock_whole_pages(phys_addr_t *start, phys_addr_t *end);
+
+/*
  * for_each_mem_pfn_range - the whole pages of every "memory" region (no-map
  * ones included, as Linux) in node @nid (NUMA_NO_NODE: all), as
  * [*@p_start, *@p_end) page frame numbers; *@p_nid its node.
