@@ -395,12 +395,12 @@ int gic_init(const struct boot_gic *boot)
 	return 0;
 }
 
-bool gic_cpu_sleeps(unsigned int cpu)
+bool arch_cpu_idle_sleeps(unsigned int cpu)
 {
 	return cpu < NR_CPUS && smp_load_acquire(&gic_cpus[cpu].ready);
 }
 
-unsigned long gic_cpu_wakeups(unsigned int cpu)
+unsigned long arch_cpu_wakeups(unsigned int cpu)
 {
 	return READ_ONCE(gic_cpus[cpu % NR_CPUS].wakeups);
 }
@@ -443,7 +443,7 @@ void arch_smp_send_wakeup(unsigned int cpu)
 	 * ready, then checks in with a full barrier before it looks.
 	 */
 	__asm__ volatile("dsb ish" ::: "memory");
-	if (!gic_cpu_sleeps(cpu))
+	if (!arch_cpu_idle_sleeps(cpu))
 		return;
 	send_sgi(cpu, false);
 }

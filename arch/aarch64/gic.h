@@ -19,10 +19,9 @@ int gic_init(const struct boot_gic *gic);
 /* gic_init_cpu - this CPU's interface and its check; a secondary's first C. */
 void gic_init_cpu(void);
 
-/* gic_cpu_sleeps - CPU @cpu passed its check: it sleeps in arch_cpu_idle(). */
-bool gic_cpu_sleeps(unsigned int cpu);
-
-/* gic_cpu_wakeups - the wake-up SGIs CPU @cpu has acknowledged. */
-unsigned long gic_cpu_wakeups(unsigned int cpu);
+/*
+ * arch_cpu_idle_sleeps() (<asm/smp.h>) is true for a CPU that passed its
+ * check; arch_cpu_wakeups() counts the wake-up SGIs it acknowledged.
+ */
 
 #endif /* AARCH64_GIC_H */

@@ -144,8 +144,13 @@ int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
  */
 #define IDLE_TICK_DIVISOR	1000
 
+/* Wake-ups each hart took in arch_cpu_idle(): written by that hart only. */
+static unsigned long idle_wakeups[NR_CPUS];
+
 void arch_cpu_idle(void)
 {
+	unsigned long sip;
+
 	if (!sbi_has_time) {
 		arch_cpu_relax();
 		return;
@@ -153,8 +158,24 @@ void arch_cpu_idle(void)
 	sbi_call(SBI_EXT_TIME, SBI_TIME_SET_TIMER,
 		 csr_read(time) + timebase_hz / IDLE_TICK_DIVISOR, 0, 0);
 	__asm__ volatile("wfi\n\t"
-			 "csrc sip, %0"
-			 : : "r"(SIP_SSIP) : "memory");
+			 "csrrc %0, sip, %1"
+			 : "=r"(sip) : "r"(SIP_SSIP) : "memory");
+	if (sip & SIP_SSIP) {
+		unsigned long *n = &idle_wakeups[smp_processor_id() % NR_CPUS];
+
+		WRITE_ONCE(*n, *n + 1);
+	}
+}
+
+bool arch_cpu_idle_sleeps(unsigned int cpu)
+{
+	(void)cpu;
+	return sbi_has_time;
+}
+
+unsigned long arch_cpu_wakeups(unsigned int cpu)
+{
+	return READ_ONCE(idle_wakeups[cpu % NR_CPUS]);
 }
 
 void arch_smp_send_wakeup(unsigned int cpu)

@@ -17,16 +17,20 @@
  *  - Idle wake-ups (apic_init_cpu(), on every CPU): the APIC is
  *    software-enabled with spurious vector 0xff, LINT0 is masked (the
  *    8259's ExtINT: the 8259 is masked too), and the timer is one-shot
- *    on X86_VECTOR_WAKE, stopped. buddyboot runs with interrupts masked
- *    except across arch_cpu_idle()'s sti; hlt, where that vector (another
- *    CPU's IPI, or the timer a millisecond on) ends the hlt. The timer's
- *    rate is measured once against arch_clock_ns().
+ *    on X86_VECTOR_TIMER, stopped. buddyboot runs with interrupts masked
+ *    except across arch_cpu_idle()'s sti; hlt, where another CPU's IPI
+ *    (X86_VECTOR_WAKE) or the timer a millisecond on ends the hlt. The
+ *    timer's rate is measured once against arch_clock_ns(). The handler
+ *    counts the IPIs (the in-service register says which vector it is
+ *    ending) for arch_cpu_wakeups().
  */
 #include <arch/smp.h>
 #include <asm/processor-flags.h>
 #include <asm/x86.h>
 #include <lib/errno.h>
+#include <lib/atomic.h>
 #include <lib/printk.h>
+#include <smp/smp.h>
 #include "apic.h"
 #include "pgtable.h"
 #include "x86_64.h"
@@ -39,6 +43,7 @@
 
 #define APIC_TPR		0x080	/* xAPIC MMIO offsets; x2APIC: MSR */
 #define APIC_EOI		0x0b0	/* 0x800 + offset / 16 */
+#define APIC_ISR		0x100	/* 8 registers, 0x100 to 0x170 */
 #define APIC_SVR		0x0f0
 #define APIC_ICR_LOW		0x300
 #define APIC_ICR_HIGH		0x310
@@ -178,7 +183,7 @@ void apic_init_cpu(void)
 	apic_write(APIC_LVT_LINT0, APIC_LVT_MASKED);
 	apic_write(APIC_TIMER_DIVIDE, APIC_TIMER_DIVIDE_16);
 	apic_write(APIC_TIMER_INITIAL, 0);
-	apic_write(APIC_LVT_TIMER, X86_VECTOR_WAKE);	/* one-shot */
+	apic_write(APIC_LVT_TIMER, X86_VECTOR_TIMER);	/* one-shot */
 }
 
 void apic_init_wakeup(void)
@@ -190,12 +195,12 @@ void apic_init_wakeup(void)
 	outb(0xff, PIC2_DATA);
 	apic_init_cpu();
 	/* Count down with the interrupt masked while the clock runs 1 ms. */
-	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | X86_VECTOR_WAKE);
+	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | X86_VECTOR_TIMER);
 	apic_write(APIC_TIMER_INITIAL, UINT32_MAX);
 	x86_delay_ns(TIMER_CALIBRATE_NS);
 	left = apic_read(APIC_TIMER_CURRENT);
 	apic_write(APIC_TIMER_INITIAL, 0);
-	apic_write(APIC_LVT_TIMER, X86_VECTOR_WAKE);
+	apic_write(APIC_LVT_TIMER, X86_VECTOR_TIMER);
 	/* Not counting, or past zero: no rate to trust. */
 	timer_ticks = left && left != UINT32_MAX ? UINT32_MAX - left : 0;
 	if (!timer_ticks)
@@ -216,7 +221,28 @@ void apic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
+/* Wake-up IPIs each CPU took: written by that CPU only. */
+static unsigned long wakeups[NR_CPUS];
+
 void x86_interrupt(void)
 {
+	/* In service until the EOI: 8 registers of 32 vectors, 16 bytes apart. */
+	if (apic_read(APIC_ISR + X86_VECTOR_WAKE / 32 * 0x10) &
+	    1u << X86_VECTOR_WAKE % 32) {
+		unsigned long *n = &wakeups[smp_processor_id() % NR_CPUS];
+
+		WRITE_ONCE(*n, *n + 1);
+	}
 	apic_eoi();
+}
+
+unsigned long arch_cpu_wakeups(unsigned int cpu)
+{
+	return READ_ONCE(wakeups[cpu % NR_CPUS]);
+}
+
+bool arch_cpu_idle_sleeps(unsigned int cpu)
+{
+	(void)cpu;
+	return timer_ticks != 0;
 }

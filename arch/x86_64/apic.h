@@ -39,12 +39,12 @@ void apic_init_wakeup(void);
 /*
  * apic_init_cpu - this CPU's APIC for idle wake-ups: enabled (spurious
  * vector X86_VECTOR_SPURIOUS), task priority 0, LINT0 masked, the timer
- * one-shot on X86_VECTOR_WAKE and stopped; x2APIC mode if the boot CPU's
+ * one-shot on X86_VECTOR_TIMER and stopped; x2APIC mode if the boot CPU's
  * is. Every CPU, before its first arch_cpu_idle().
  */
 void apic_init_cpu(void);
 
-/* apic_timer_start - fire X86_VECTOR_WAKE in about 1 ms; false if no timer. */
+/* apic_timer_start - fire X86_VECTOR_TIMER in about 1 ms; false if no timer. */
 bool apic_timer_start(void);
 
 /* apic_eoi - end this CPU's interrupt in service (not for the spurious vector). */

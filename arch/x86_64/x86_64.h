@@ -24,11 +24,13 @@ struct x86_exception_frame {
 #define X86_VECTOR_DOUBLE_FAULT 8
 #define X86_VECTOR_PAGE_FAULT	14
 /*
- * Interrupts, taken only across arch_cpu_idle()'s sti; hlt: the wake-up
- * (another CPU's IPI, or the local APIC timer), and the APIC's spurious
- * vector. Every other vector from 32 on acknowledges and returns too.
+ * Interrupts, taken only across arch_cpu_idle()'s sti; hlt: the local
+ * APIC timer, another CPU's wake-up IPI (a vector of its own, so that
+ * x86_interrupt() can count it), and the APIC's spurious vector. Every
+ * other vector from 32 on acknowledges and returns too.
  */
-#define X86_VECTOR_WAKE		0xf0
+#define X86_VECTOR_TIMER	0xf0
+#define X86_VECTOR_WAKE		0xf1
 #define X86_VECTOR_SPURIOUS	0xff
 #define X86_NR_VECTORS		256
 

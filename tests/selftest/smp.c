@@ -10,6 +10,8 @@
  *                              under one spinlock; the totals are exact
  *                              and no two CPUs were ever inside at once
  *   smp_atomic_torture         the same with atomics alone
+ *   smp_wakeup_reaches_each_cpu  where idle CPUs sleep, a wake-up sent to
+ *                              each CPU is taken by that CPU
  *   smp_idle_returns           where idle CPUs sleep (ARCH_HAS_IDLE_WAKEUP),
  *                              arch_cpu_idle() with no wake-up sent still
  *                              returns, within IDLE_RETURN_NS: the boot
@@ -291,6 +293,65 @@ SELFTEST(smp_idle_returns, STAGE_BOOT + 3)
 				"%llu ns with no wake-up sent (round %u)",
 				(unsigned long long)took, i);
 	}
+	return true;
+#else
+	return selftest_skip("idle CPUs spin on this arch "
+			     "(no ARCH_HAS_IDLE_WAKEUP)");
+#endif
+}
+
+/* Far beyond a wake-up's delivery, even with fewer host cores than CPUs. */
+#define WAKEUP_WAIT_NS		(1000ULL * 1000 * 1000)
+
+#ifdef ARCH_HAS_IDLE_WAKEUP
+static bool wakeup_taken(unsigned int cpu, unsigned long before)
+{
+	uint64_t start = arch_clock_ns();
+
+	while (arch_cpu_wakeups(cpu) == before)
+		if (arch_clock_ns() - start > WAKEUP_WAIT_NS)
+			return false;
+	return true;
+}
+#endif
+
+/*
+ * Each wake-up arrives: the idle timer would hide one that does not (the
+ * CPU would only answer a millisecond late). Every online CPU sleeps
+ * where this one does, takes a wake-up sent to it (its own count moves,
+ * not its timer's), and one pending before this CPU's arch_cpu_idle()
+ * is taken there (another CPU may send one too: at least one).
+ */
+SELFTEST(smp_wakeup_reaches_each_cpu, STAGE_BOOT + 3)
+{
+#ifdef ARCH_HAS_IDLE_WAKEUP
+	const char *why = smp_untestable(true);
+	unsigned int me = smp_processor_id(), cpu;
+	unsigned long before;
+
+	if (why)
+		return selftest_skip("%s", why);
+	if (!arch_cpu_idle_sleeps(me))
+		return selftest_skip("this CPU spins when idle "
+				     "(arch_cpu_idle_sleeps(); the boot log "
+				     "says why)");
+	for_each_online_cpu(cpu) {
+		if (cpu == me)
+			continue;
+		SELFTEST_EXPECT(arch_cpu_idle_sleeps(cpu), "cpu %u spins when "
+				"idle, cpu %u sleeps", cpu, me);
+		before = arch_cpu_wakeups(cpu);
+		arch_smp_send_wakeup(cpu);
+		SELFTEST_EXPECT(wakeup_taken(cpu, before), "cpu %u took no "
+				"wake-up within %llu ms of one sent to it", cpu,
+				WAKEUP_WAIT_NS / 1000000);
+	}
+	before = arch_cpu_wakeups(me);
+	arch_smp_send_wakeup(me);
+	arch_cpu_idle();
+	SELFTEST_EXPECT(arch_cpu_wakeups(me) != before, "cpu %u's "
+			"arch_cpu_idle() did not take the wake-up sent to it "
+			"before", me);
 	return true;
 #else
 	return selftest_skip("idle CPUs spin on this arch "
