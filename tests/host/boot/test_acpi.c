@@ -268,6 +268,69 @@ static bool qemu_pc_smp8(void)
 	return qemu_cpus("acpi-pc-smp8.bin");
 }
 
+/*
+ * QEMU's aarch64 virt under AAVMF, GICv2 with 2 CPUs and GICv3 with 4
+ * (capture-qemu.py). The expected values are `iasl -d`'s reading of the
+ * fixtures' APIC, GTDT and FACP: GICD base 0x8000000, version 2 or 3;
+ * the GICv2's GICC base address 0x8010000; the GICv3's GICR 0x80a0000
+ * of length 0xf60000; GICCs enabled, ARM MPIDR 0 to n - 1; the GTDT's
+ * virtual timer interrupt 0x1b; the FADT's ARM flags "PSCI compliant,
+ * must use HVC".
+ */
+static bool qemu_virt_arm(void)
+{
+	static const struct {
+		const char *name;
+		unsigned int nr, version;
+		uint64_t cpu_if, redist, redist_size;
+	} fixtures[] = {
+		{ "acpi-virt-gicv2-smp2.bin", 2, 2, 0x8010000, 0, 0 },
+		{ "acpi-virt-gicv3-smp4.bin", 4, 3, 0, 0x80a0000, 0xf60000 },
+	};
+
+	for (unsigned int f = 0; f < ARRAY_SIZE(fixtures); f++) {
+		struct acpi_snapshot s;
+		struct boot_gic gic;
+		int err;
+
+		EXPECT(read_fixture(fixtures[f].name, &s), "cannot read %s",
+		       fixtures[f].name);
+		err = acpi_open(&t, &s.src, s.rsdp);
+		EXPECT(err == 0 && t.rsdp_revision == 2 && t.xsdt, "%s: %s",
+		       fixtures[f].name, t.error);
+		err = acpi_madt_cpus(&t, 0, &cpus);
+		EXPECT(err == 0 && cpus.nr == fixtures[f].nr &&
+		       cpus.boot_cpu_found && !cpus.nr_unusable &&
+		       cpus.psci == PSCI_CONDUIT_HVC, "%s: %d nr %u psci %d",
+		       fixtures[f].name, err, cpus.nr, cpus.psci);
+		for (unsigned int i = 1; i < cpus.nr; i++)
+			EXPECT(cpus.cpu[i].hwid == i &&
+			       cpus.cpu[i].method == CPU_ENABLE_PSCI,
+			       "%s: cpu[%u] = %#lx", fixtures[f].name, i,
+			       cpus.cpu[i].hwid);
+		err = acpi_madt_gic(&t, &gic);
+		EXPECT(err == 0 && gic.version == fixtures[f].version &&
+		       gic.dist == 0x8000000 &&
+		       gic.cpu_if == fixtures[f].cpu_if &&
+		       gic.nr_redist == (fixtures[f].redist ? 1u : 0u) &&
+		       gic.vtimer_intid == 27, "%s: %d \"%s\" version %u dist "
+		       "%#llx cpu_if %#llx nr_redist %u vtimer %u",
+		       fixtures[f].name, err, t.error, gic.version,
+		       (unsigned long long)gic.dist,
+		       (unsigned long long)gic.cpu_if, gic.nr_redist,
+		       gic.vtimer_intid);
+		if (fixtures[f].redist)
+			EXPECT(gic.redist[0].base == fixtures[f].redist &&
+			       gic.redist[0].size == fixtures[f].redist_size,
+			       "%s: redistributor %#llx + %#llx",
+			       fixtures[f].name,
+			       (unsigned long long)gic.redist[0].base,
+			       (unsigned long long)gic.redist[0].size);
+		acpi_snapshot_free(&s);
+	}
+	return true;
+}
+
 /* The kernel's BIOS-area scan finds QEMU's RSDP where SeaBIOS put it. */
 static bool scan_finds_qemu_rsdp(void)
 {
@@ -1445,6 +1508,7 @@ static bool slit_refusals(void)
 static const struct host_test tests[] = {
 	HOST_TEST(qemu_q35_smp8),
 	HOST_TEST(qemu_pc_smp8),
+	HOST_TEST(qemu_virt_arm),
 	HOST_TEST(scan_finds_qemu_rsdp),
 	HOST_TEST(xsdt_preferred_over_rsdt),
 	HOST_TEST(find_table_instances_and_null_entries),
