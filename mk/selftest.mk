@@ -91,6 +91,26 @@ $(SELFTEST_A64_SPIN_DTB): mk/selftest.mk
 
 TEST_PREREQS	+= $(SELFTEST_A64_SPIN_DTB)
 
+# A GIC where nothing answers (tests/selftest/arch/aarch64/selftest_gic.c):
+# QEMU's virt tree for 2 CPUs with the distributor moved to 0xb000000,
+# between the virtio-mmio transports and the platform bus, where QEMU
+# aborts a read. The boot must say so and go on with idle CPUs spinning.
+SELFTEST_A64_GIC_DTB	:= $(BUILD_ROOT)/selftest/aarch64-virt-128M-2cpus-gic-nowhere.dtb
+
+$(SELFTEST_A64_GIC_DTB): mk/selftest.mk
+	@mkdir -p $(dir $@)
+	$(Q)echo "  DTB     $@"
+	$(Q)qemu-system-aarch64 -M virt,dumpdtb=$@.tmp -cpu cortex-a57 -m 128M \
+		-smp 2 -nic none -nographic >/dev/null 2>&1 || test -s $@.tmp
+	$(Q)dtc -q -I dtb -O dtb -o $@.packed $@.tmp && rm -f $@.tmp
+	$(Q)fdtput -t x $@.packed /intc@8000000 reg \
+		0 0xb000000 0 0x10000 0 0x8010000 0 0x10000
+	$(Q)fdtput -t s $@.packed /chosen buddyboot,selftest-gic-unusable \
+		"distributor at 0xb000000"
+	$(Q)mv $@.packed $@
+
+TEST_PREREQS	+= $(SELFTEST_A64_GIC_DTB)
+
 # A NUMA node without CPUs on riscv64: QEMU 7.2's virt refuses a -numa
 # node without harts ("discontinuous hartids in socket1"), but a board's
 # firmware may well describe one. So the build edits QEMU's own tree for

@@ -27,12 +27,14 @@
  *
  * Interrupts of other devices stay off: buddyboot drives none.
  */
+#include <arch/fixup.h>
 #include <arch/smp.h>
 #include <boot/cpus.h>
 #include <boot/gic.h>
 #include <lib/atomic.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <mm/memblock.h>
 #include <smp/smp.h>
 #include "gic.h"
 #include "sysreg.h"
@@ -121,6 +123,24 @@ static uint64_t mmio_read64(uintptr_t a)
 static void mmio_write32(uintptr_t a, uint32_t v)
 {
 	*(volatile uint32_t *)a = v;
+}
+
+/*
+ * A first read at an address only the boot information vouches for:
+ * where nothing answers, the bus aborts it, and the fixup resumes with
+ * *@v untouched. Return: whether the read completed.
+ */
+static bool mmio_probe32(uintptr_t a, uint32_t *v)
+{
+	unsigned long done = 0;
+	uint32_t val = 0;
+
+	__asm__ volatile("1:	ldr	%w0, [%2]\n"
+			 "	mov	%1, #1\n"
+			 "2:\n" FIXUP("1b", "2b")
+			 : "+r"(val), "+r"(done) : "r"(a) : "memory");
+	*v = val;
+	return done;
 }
 
 /* GICD_IPRIORITYR and GICD_ITARGETSR are byte-accessible; use words. */
@@ -230,10 +250,12 @@ static uintptr_t find_redistributor(void)
 
 		for (uint64_t off = 0; off + GICR_FRAME_SIZE <= r->size;) {
 			uintptr_t rd = r->base + off;
-			uint32_t arch = GIC_PIDR2_ARCH(mmio_read32(rd + GICR_PIDR2));
+			uint32_t pidr2 = 0;
 			uint64_t typer;
 
-			if (arch != 3 && arch != 4)
+			if (!mmio_probe32(rd + GICR_PIDR2, &pidr2) ||
+			    (GIC_PIDR2_ARCH(pidr2) != 3 &&
+			     GIC_PIDR2_ARCH(pidr2) != 4))
 				break;		/* not a redistributor */
 			typer = mmio_read64(rd + GICR_TYPER);
 			if ((uint32_t)(typer >> 32) == aff)
@@ -349,6 +371,47 @@ void gic_init_cpu(void)
 	smp_store_release(&me->ready, true);
 }
 
+/*
+ * The boot information's addresses, before they are used: none in RAM
+ * (the identity map has it Normal, and it is the allocator's), and a
+ * device that answers at the distributor and the GICv2 CPU interface.
+ * A GICv3 redistributor is probed by each CPU as it looks for its own.
+ */
+static bool gic_addresses_usable(const struct boot_gic *boot)
+{
+	const struct {
+		const char *what;
+		phys_addr_t base;
+		uint32_t probe;		/* offset of a register without side effects */
+	} regs[] = {
+		{ "distributor", boot->dist, GICD_TYPER },
+		{ "CPU interface", boot->version == 2 ? boot->cpu_if : 0,
+		  GICC_PMR },
+		{ "redistributor", boot->version == 3 ? boot->redist[0].base : 0,
+		  0 },
+	};
+	uint32_t v;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(regs); i++) {
+		if (!regs[i].base)
+			continue;
+		if (memblock_is_memory(regs[i].base)) {
+			pr_err("gic: the %s's GIC %s at %#llx is in RAM: idle "
+			       "CPUs spin\n", boot->source, regs[i].what,
+			       (unsigned long long)regs[i].base);
+			return false;
+		}
+		if (regs[i].probe &&
+		    !mmio_probe32(regs[i].base + regs[i].probe, &v)) {
+			pr_err("gic: nothing answers at the %s's GIC %s, "
+			       "%#llx: idle CPUs spin\n", boot->source,
+			       regs[i].what, (unsigned long long)regs[i].base);
+			return false;
+		}
+	}
+	return true;
+}
+
 int gic_init(const struct boot_gic *boot)
 {
 	uint32_t lines;
@@ -366,6 +429,8 @@ int gic_init(const struct boot_gic *boot)
 		printk("gic: CNTFRQ_EL0 is 0, no timer tick: idle CPUs spin\n");
 		return -ENODEV;
 	}
+	if (!gic_addresses_usable(boot))
+		return -ENODEV;
 	gic = *boot;
 	ticks_per_ms = read_sysreg(cntfrq_el0) / IDLE_TICKS_DIVISOR;
 

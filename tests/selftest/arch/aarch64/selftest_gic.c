@@ -7,7 +7,12 @@
  *                             and sleeps when idle; skipped, with the
  *                             reason, where it cannot: one CPU (idle is
  *                             not set up), no GIC (a Raspberry Pi 3B),
- *                             entered at EL3 with no firmware
+ *                             entered at EL3 with no firmware. On the
+ *                             line whose device tree puts the GIC where
+ *                             nothing answers (/chosen
+ *                             buddyboot,selftest-gic-unusable), the
+ *                             opposite: the boot went on, every CPU
+ *                             spins
  *
  * Without it, smp_wakeup_reaches_each_cpu (tests/selftest/smp.c), which
  * checks that each wake-up arrives, would skip on a GIC this port no
@@ -18,15 +23,24 @@
 #include <selftest/boot_state.h>
 #include <selftest/selftest.h>
 #include <smp/smp.h>
+#include "selftest_local.h"
 #include "sysreg.h"
 
 SELFTEST(aarch64_gic_idle_sleeps, STAGE_BOOT + 3)
 {
 	const struct boot_cpus *cpus = selftest_boot_facts.cpus;
 	unsigned int cpu;
+	uint32_t len;
 
 	if (num_online_cpus() < 2)
 		return selftest_skip("one CPU online: idle is not set up");
+	if (aarch64_selftest_chosen("buddyboot,selftest-gic-unusable", &len)) {
+		for_each_online_cpu(cpu)
+			SELFTEST_EXPECT(!arch_cpu_idle_sleeps(cpu), "cpu %u "
+					"sleeps on a GIC where nothing answers",
+					cpu);
+		return true;
+	}
 	if (!cpus || !cpus->gic.version)
 		return selftest_skip("no GIC in the boot information: idle "
 				     "CPUs spin");

@@ -27,6 +27,7 @@
 #include <smp/smp.h>
 #include "psci.h"
 #include "secondary.h"
+#include "selftest_local.h"
 #include "smp_local.h"
 #include "stack_alias.h"
 #include "sysreg.h"
@@ -260,26 +261,30 @@ static uint64_t firmware_waiting(void)
 	return READ_ONCE(spin_fw.waiting);
 }
 
-/* /chosen buddyboot,selftest-spin-table-cpu, or false without one. */
-static bool spin_table_cpu(unsigned long *hwid)
+const void *aarch64_selftest_chosen(const char *name, uint32_t *len)
 {
 	const void *info = (const void *)(uintptr_t)selftest_boot_facts.info;
 	char error[BOOT_ERROR_LEN];
-	const void *prop;
 	struct fdt fdt;
-	uint32_t len;
 	int node;
 
 	if (selftest_boot_facts.proto != BOOT_PROTO_FDT ||
 	    fdt_open(&fdt, info, fdt_header_totalsize(info), error))
-		return false;
+		return NULL;
 	for (node = fdt_first_child(&fdt, fdt.root); node >= 0;
 	     node = fdt_next_child(&fdt, node))
 		if (!strcmp(fdt_node_name(&fdt, node), "chosen"))
-			break;
-	prop = node < 0 ? NULL : fdt_getprop(&fdt, node,
-					     "buddyboot,selftest-spin-table-cpu",
-					     &len);
+			return fdt_getprop(&fdt, node, name, len);
+	return NULL;
+}
+
+/* /chosen buddyboot,selftest-spin-table-cpu, or false without one. */
+static bool spin_table_cpu(unsigned long *hwid)
+{
+	uint32_t len;
+	const void *prop = aarch64_selftest_chosen(
+		"buddyboot,selftest-spin-table-cpu", &len);
+
 	if (!prop || len != 4)
 		return false;
 	*hwid = fdt_read_cells(prop, 1);
