@@ -429,6 +429,14 @@ int gic_init(const struct boot_gic *boot)
 		printk("gic: CNTFRQ_EL0 is 0, no timer tick: idle CPUs spin\n");
 		return -ENODEV;
 	}
+	/* Without them every ICC_* access below would be undefined. */
+	if (boot->version == 3 &&
+	    !(read_sysreg(id_aa64pfr0_el1) >> ID_AA64PFR0_GIC_SHIFT & 0xf)) {
+		pr_err("gic: the %s gives a GICv3, but this CPU has no GICv3 "
+		       "system registers (ID_AA64PFR0_EL1.GIC is 0): idle CPUs "
+		       "spin\n", boot->source);
+		return -ENODEV;
+	}
 	if (!gic_addresses_usable(boot))
 		return -ENODEV;
 	gic = *boot;
