@@ -12,7 +12,15 @@
  *
  * Each interrupt is #interrupt-cells cells: type (0 SPI, 1 PPI), number,
  * flags, and with ppi-partitions a fourth (a partition's phandle, which
- * changes nothing here). A PPI's INTID is 16 + its number. The timer's
+ * changes nothing here). A PPI's INTID is 16 + its number. With no GIC,
+ * a Raspberry Pi 2 or 3 has the BCM2836 local interrupt controller:
+ *
+ *   local_intc@40000000 { compatible = "brcm,bcm2836-l1-intc";
+ *       reg = <0x40000000 0x100>; #interrupt-cells = <2>; }
+ *
+ * whose interrupts are one number (0 secure physical timer, 1 physical,
+ * 2 hypervisor, 3 virtual, 8 the GPU, 9 the PMU) and flags; the timer's
+ * third must be 3. The timer's
  * interrupt-parent may be its own or an ancestor's, as the specification
  * says, or each interrupt may name its own in "interrupts-extended"; a
  * timer wired to another controller (a Raspberry Pi 3's local interrupt
@@ -26,6 +34,7 @@
 #include <lib/string.h>
 
 #define GIC_PPI_TYPE		1u
+#define BCM2836_CNTVIRQ		3u
 #define GIC_PPI_BASE		16u
 #define GIC_PPI_COUNT		16u
 #define TIMER_VIRT_INDEX	2u	/* the third interrupt of the timer */
@@ -94,9 +103,12 @@ static const uint8_t *extended_vtimer(const uint8_t *p, uint32_t len,
 /*
  * The virtual timer's INTID on the GIC at @gic: GIC_VTIMER_INTID_DEFAULT
  * with no timer node or no interrupts in it; 0 when the timer's
- * interrupts go elsewhere or its virtual timer is not a PPI.
+ * interrupts go elsewhere or its virtual timer is not a PPI. On a
+ * BCM2836 local controller (@bcm2836), its input number, which must be
+ * CNTVIRQ's.
  */
-static unsigned int vtimer_intid(const struct fdt *fdt, int gic)
+static unsigned int vtimer_intid(const struct fdt *fdt, int gic,
+				 bool bcm2836)
 {
 	struct fdt_node_path np;
 	uint32_t len, parent, cells, type, number;
@@ -109,7 +121,7 @@ static unsigned int vtimer_intid(const struct fdt *fdt, int gic)
 		return GIC_VTIMER_INTID_DEFAULT;
 	timer = np.node[np.depth];
 	cells = fdt_getprop_u32(fdt, gic, "#interrupt-cells", 0);
-	if (cells < 3 || cells > 4)
+	if (bcm2836 ? cells != 2 : (cells < 3 || cells > 4))
 		return 0;
 	irqs = fdt_getprop(fdt, timer, "interrupts-extended", &len);
 	if (irqs) {
@@ -125,6 +137,9 @@ static unsigned int vtimer_intid(const struct fdt *fdt, int gic)
 			return 0;
 		irqs += TIMER_VIRT_INDEX * cells * 4;
 	}
+	if (bcm2836)
+		return fdt_read_cells(irqs, 1) == BCM2836_CNTVIRQ ?
+			       BCM2836_CNTVIRQ : 0;
 	type = (uint32_t)fdt_read_cells(irqs, 1);
 	number = (uint32_t)fdt_read_cells(irqs + 4, 1);
 	if (type != GIC_PPI_TYPE || number >= GIC_PPI_COUNT)
@@ -181,6 +196,9 @@ int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
 				break;
 			}
 	}
+	if (!out->version &&
+	    !fdt_find_compatible(&fdt, "brcm,bcm2836-l1-intc", &np))
+		out->version = GIC_BCM2836_LOCAL;
 	error[0] = '\0';	/* fdt_find_compatible()'s misses */
 	if (!out->version)
 		return -ENOENT;
@@ -190,6 +208,14 @@ int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
 	if (err)
 		return err;
 	out->dist = r.base;
+	if (out->version == GIC_BCM2836_LOCAL) {
+		/* The timer's default is a GIC's PPI: here it must be said. */
+		out->vtimer_intid = vtimer_intid(&fdt, node, true);
+		if (out->vtimer_intid == GIC_VTIMER_INTID_DEFAULT)
+			out->vtimer_intid = 0;
+		error[0] = '\0';
+		return 0;
+	}
 	if (out->version == 2) {
 		err = read_reg(&fdt, &np, 1, "CPU interface", out, error, &r);
 		if (err)
@@ -214,7 +240,7 @@ int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
 		}
 		out->nr_redist = nr;
 	}
-	out->vtimer_intid = vtimer_intid(&fdt, node);
+	out->vtimer_intid = vtimer_intid(&fdt, node, false);
 	error[0] = '\0';
 	return 0;
 }

@@ -5,6 +5,11 @@
  * arch_cpu_idle() to wfi until another CPU's wake-up (SGI 0) or the
  * timer, a millisecond ahead.
  *
+ * The Raspberry Pi 2 and 3 have no GIC: their BCM2836 local interrupt
+ * controller routes each core's virtual timer and mailbox 0 straight to
+ * that core's IRQ, and a mailbox write is the wake-up (version
+ * GIC_BCM2836_LOCAL in the boot information).
+ *
  * Neither interrupt is ever taken. Every CPU runs with PSTATE.I set, and
  * a pending IRQ ends a wfi whatever PSTATE's masks say (Arm ARM, "Wait
  * for Interrupt"); arch_cpu_idle() then stops the timer and acknowledges
@@ -19,7 +24,8 @@
  *                   a middle priority; its CPU interface (GICv2: GICC
  *                   MMIO; GICv3: its redistributor, found by MPIDR, woken,
  *                   and the ICC_* system registers) with the priority mask
- *                   open. Then the check: an SGI to itself and the timer
+ *                   open; on a BCM2836, its virtual timer and mailbox 0
+ *                   routed to its IRQ. Then the check: an SGI to itself and the timer
  *                   must both reach its interface within 10 ms. A CPU
  *                   where either does not (a GIC whose secure half no
  *                   firmware set up, under QEMU's secure=on) says so and
@@ -91,6 +97,20 @@
 #define ICC_IGRPEN1_EL1		s3_0_c12_c12_7
 #define ICC_SRE_SRE		(1u << 0)
 
+/*
+ * The BCM2836 local interrupt controller (the Raspberry Pi 2 and 3): per
+ * core c (MPIDR Aff0, 0 to 3), which timer and mailbox inputs raise its
+ * IRQ, which are pending, and mailbox 0's write-to-set and
+ * write-to-clear words (BCM2836 "ARM Quad A7 core" document).
+ */
+#define BCM_TIMER_CTL(c)	(0x40 + 4 * (c))
+#define BCM_MBOX_CTL(c)		(0x50 + 4 * (c))
+#define BCM_IRQ_SRC(c)		(0x60 + 4 * (c))
+#define BCM_MBOX0_SET(c)	(0x80 + 0x10 * (c))
+#define BCM_MBOX0_CLR(c)	(0xc0 + 0x10 * (c))
+#define BCM_CORES		4u
+#define BCM_MBOX0		(1u << 4)	/* IRQ source and control: mailbox 0 */
+
 #define CNTV_CTL_ENABLE		(1u << 0)
 
 /* What the boot CPU read in gic_init(); read-only after it. */
@@ -105,6 +125,7 @@ static uint64_t ticks_per_ms;
 struct gic_cpu {
 	bool ready;
 	uint8_t v2_target;		/* GICv2: its CPU interface's bit */
+	uint8_t core;			/* BCM2836: its core number */
 	uintptr_t rd;			/* GICv3: its redistributor */
 	unsigned long wakeups;		/* SGI 0s it acknowledged */
 };
@@ -186,10 +207,24 @@ static unsigned int iar_intid(uint32_t iar)
 }
 
 /*
- * Acknowledge and end every pending interrupt; count wake-ups. Returns
- * the INTIDs seen as a mask of those below 32 (for the check).
+ * The BCM2836 local controller acknowledges nothing: mailbox 0 is
+ * cleared here, and the timer's input drops when the timer stops.
  */
-static uint32_t ack_pending(struct gic_cpu *me)
+static uint32_t ack_pending_bcm2836(struct gic_cpu *me)
+{
+	uint32_t src = mmio_read32(gic.dist + BCM_IRQ_SRC(me->core));
+	uint32_t seen = src & 1u << gic.vtimer_intid, mbox;
+
+	if (src & BCM_MBOX0) {
+		mbox = mmio_read32(gic.dist + BCM_MBOX0_CLR(me->core));
+		mmio_write32(gic.dist + BCM_MBOX0_CLR(me->core), mbox);
+		WRITE_ONCE(me->wakeups, me->wakeups + 1);
+		seen |= 1u << SGI_WAKEUP;
+	}
+	return seen;
+}
+
+static uint32_t ack_pending_gic(struct gic_cpu *me)
 {
 	uint32_t seen = 0;
 
@@ -205,6 +240,18 @@ static uint32_t ack_pending(struct gic_cpu *me)
 			WRITE_ONCE(me->wakeups, me->wakeups + 1);
 		write_eoir(iar);
 	}
+	return seen;
+}
+
+/*
+ * Acknowledge and end every pending interrupt; count wake-ups. Returns
+ * the INTIDs seen as a mask of those below 32 (for the check).
+ */
+static uint32_t ack_pending(struct gic_cpu *me)
+{
+	uint32_t seen = gic.version == GIC_BCM2836_LOCAL ?
+				ack_pending_bcm2836(me) : ack_pending_gic(me);
+
 	/*
 	 * The acknowledgements (device reads and writes) are complete
 	 * before the caller's next look at memory: a wake-up seen here was
@@ -216,6 +263,14 @@ static uint32_t ack_pending(struct gic_cpu *me)
 
 static void send_sgi(unsigned int cpu, bool self)
 {
+	if (gic.version == GIC_BCM2836_LOCAL) {
+		unsigned long core = (self ? read_sysreg(mpidr_el1) :
+					     cpu_hwid(cpu)) & 0xff;
+
+		if (core < BCM_CORES)
+			mmio_write32(gic.dist + BCM_MBOX0_SET(core), 1);
+		return;
+	}
 	if (gic.version == 3) {
 		unsigned long mpidr = self ? read_sysreg(mpidr_el1) :
 					     cpu_hwid(cpu);
@@ -291,6 +346,23 @@ static void enable_banked(uintptr_t base, uint32_t group, uintptr_t rwp_reg,
 
 static int cpu_interface_init(struct gic_cpu *me, unsigned int cpu)
 {
+	if (gic.version == GIC_BCM2836_LOCAL) {
+		unsigned long core = read_sysreg(mpidr_el1) & 0xff;
+
+		if (core >= BCM_CORES) {
+			pr_err("gic: cpu %u: core %lu of a BCM2836 local "
+			       "controller, which has %u\n", cpu, core,
+			       BCM_CORES);
+			return -ENODEV;
+		}
+		me->core = (uint8_t)core;
+		/* The virtual timer and mailbox 0 raise this core's IRQ. */
+		mmio_write32(gic.dist + BCM_MBOX0_CLR(core), ~0u);
+		mmio_write32(gic.dist + BCM_TIMER_CTL(core),
+			     1u << gic.vtimer_intid);
+		mmio_write32(gic.dist + BCM_MBOX_CTL(core), 1u);
+		return 0;
+	}
 	if (gic.version == 2) {
 		/* GICD_ITARGETSR0..7 read back this CPU's own bit. */
 		me->v2_target = (uint8_t)mmio_read32(gic.dist + GICD_ITARGETSR);
@@ -384,7 +456,10 @@ static bool gic_addresses_usable(const struct boot_gic *boot)
 		phys_addr_t base;
 		uint32_t probe;		/* offset of a register without side effects */
 	} regs[] = {
-		{ "distributor", boot->dist, GICD_TYPER },
+		{ boot->version == GIC_BCM2836_LOCAL ? "local controller" :
+						       "distributor",
+		  boot->dist, boot->version == GIC_BCM2836_LOCAL ?
+					  BCM_IRQ_SRC(0) : GICD_TYPER },
 		{ "CPU interface", boot->version == 2 ? boot->cpu_if : 0,
 		  GICC_PMR },
 		{ "redistributor", boot->version == 3 ? boot->redist[0].base : 0,
@@ -442,6 +517,14 @@ int gic_init(const struct boot_gic *boot)
 	gic = *boot;
 	ticks_per_ms = read_sysreg(cntfrq_el0) / IDLE_TICKS_DIVISOR;
 
+	if (gic.version == GIC_BCM2836_LOCAL) {
+		printk("gic: none; a BCM2836 local interrupt controller at "
+		       "%#llx (%s), virtual timer input %u\n",
+		       (unsigned long long)gic.dist, gic.source,
+		       gic.vtimer_intid);
+		gic_init_cpu();
+		return 0;
+	}
 	/* Off while it is set up; then both groups (and GICv3 ARE) on. */
 	mmio_write32(gic.dist + GICD_CTLR, 0);
 	wait_rwp(gic.dist + GICD_CTLR, GICD_CTLR_RWP);

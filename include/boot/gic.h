@@ -36,8 +36,18 @@ struct gic_region {
 	uint64_t size;
 };
 
+/*
+ * Not a GIC: the BCM2836/7 per-core local interrupt controller
+ * ("brcm,bcm2836-l1-intc", the Raspberry Pi 2 and 3), on which each
+ * core's timers and four mailboxes raise that core's IRQ line directly.
+ * Its registers are at @dist; @vtimer_intid is its input number for the
+ * virtual timer (3, CNTVIRQ).
+ */
+#define GIC_BCM2836_LOCAL	0x2836
+
 struct boot_gic {
-	unsigned int version;		/* 2 or 3 (a GICv4 is a 3); 0: none */
+	/* 2 or 3 (a GICv4 is a 3), GIC_BCM2836_LOCAL; 0: none */
+	unsigned int version;
 	phys_addr_t dist;		/* the distributor, GICD */
 	phys_addr_t cpu_if;		/* GICv2: the CPU interface, GICC */
 	unsigned int nr_redist;		/* GICv3: regions in redist[] */
@@ -54,7 +64,8 @@ struct boot_gic {
 
 /*
  * fdt_read_gic - fill @out from the device tree at @blob (@size bytes at
- * most): the first available GICv3 node, else GICv2, its reg (GICv3:
+ * most): the first available GICv3 node, else GICv2, else a BCM2836
+ * local interrupt controller (reg: its registers), its reg (GICv3:
  * the distributor, then #redistributor-regions regions; GICv2: the
  * distributor, then the CPU interface) translated to CPU addresses, and
  * the virtual timer's interrupt (the third of "arm,armv8-timer"'s, a PPI,

@@ -113,7 +113,9 @@ static void read_node_ranges(const uint8_t *data, size_t size)
 /*
  * A refusal says why and a tree with no GIC does not; a GIC taken is a
  * GICv2 with its CPU interface or a GICv3 with 1 to GIC_MAX_REDIST_REGIONS
- * regions, none empty or wrapping, and a virtual timer that is a PPI or 0.
+ * regions, none empty or wrapping, and a virtual timer that is a PPI or 0;
+ * a BCM2836 local controller has neither, and its virtual timer is its
+ * input 3 or 0.
  */
 static void read_gic(const uint8_t *data, size_t size)
 {
@@ -124,6 +126,12 @@ static void read_gic(const uint8_t *data, size_t size)
 	if (err) {
 		if (gic.version || (err != -EINVAL && err != -ENOENT) ||
 		    (err == -EINVAL) != (error[0] != '\0'))
+			abort();
+		return;
+	}
+	if (gic.version == GIC_BCM2836_LOCAL) {
+		if (!gic.dist || gic.cpu_if || gic.nr_redist ||
+		    (gic.vtimer_intid && gic.vtimer_intid != 3))
 			abort();
 		return;
 	}

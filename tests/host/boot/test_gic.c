@@ -128,16 +128,22 @@ static void timer(uint32_t parent, uint32_t type, uint32_t number)
 	fdtb_end(&b);
 }
 
-/* Another interrupt controller (a Raspberry Pi 3's local one). */
-static void other_intc(void)
+/* An interrupt controller of @compatible at 0x40000000, 2 cells. */
+static void intc2(const char *compatible, uint32_t phandle)
 {
-	fdtb_begin(&b, "local_intc@40000000");
-	fdtb_prop_str(&b, "compatible", "brcm,bcm2836-l1-intc");
+	fdtb_begin(&b, "interrupt-controller@40000000");
+	fdtb_prop_str(&b, "compatible", compatible);
 	fdtb_prop(&b, "interrupt-controller", NULL, 0);
 	fdtb_prop_cells(&b, "#interrupt-cells", 1, 2);
-	fdtb_prop_cells(&b, "phandle", 1, OTHER_PHANDLE);
+	fdtb_prop_cells(&b, "phandle", 1, phandle);
 	fdtb_prop_cells(&b, "reg", 4, 0, 0x40000000, 0, 0x100);
 	fdtb_end(&b);
+}
+
+/* Another interrupt controller (a Raspberry Pi 1's, which is not read). */
+static void other_intc(void)
+{
+	intc2("brcm,bcm2835-armctrl-ic", OTHER_PHANDLE);
 }
 
 static bool gic_is(unsigned int version, uint64_t dist, uint64_t cpu_if,
@@ -409,6 +415,57 @@ static bool unusable_virtual_timer(void)
 	timer(0, 1, 15);
 	EXPECT_READ();
 	EXPECT(gic.vtimer_intid == 31, "PPI 15: vtimer %u", gic.vtimer_intid);
+	return true;
+}
+
+/*
+ * The BCM2836 local controller (a Raspberry Pi 2 or 3's): read when
+ * there is no GIC, its timer input 3 (CNTVIRQ) from the timer's third
+ * interrupt (one number and its flags), 0 when that is another input,
+ * the timer is wired elsewhere, or says nothing (no default: the
+ * default is a GIC's PPI).
+ */
+static bool bcm2836_local_controller(void)
+{
+	static const struct {
+		uint32_t parent, third;
+		bool timer;
+		unsigned int want;
+	} cases[] = {
+		{ GIC_PHANDLE, 3, true, 3 },
+		{ GIC_PHANDLE, 1, true, 0 },
+		{ OTHER_PHANDLE, 3, true, 0 },
+		{ GIC_PHANDLE, 3, false, 0 },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint8_t val[4 * 8];
+		const uint32_t irq[4] = { 0, 1, cases[i].third, 2 };
+
+		for (unsigned int k = 0; k < 4; k++) {
+			store_be32(val + 8 * k, irq[k]);
+			store_be32(val + 8 * k + 4, 4);	/* level-high */
+		}
+		begin_root(cases[i].parent);
+		intc2("brcm,bcm2836-l1-intc", GIC_PHANDLE);
+		other_intc();
+		if (cases[i].timer) {
+			fdtb_begin(&b, "timer");
+			fdtb_prop_str(&b, "compatible", "arm,armv7-timer");
+			fdtb_prop(&b, "interrupts", val, sizeof(val));
+			fdtb_end(&b);
+		}
+		EXPECT_READ();
+		EXPECT(gic_is(GIC_BCM2836_LOCAL, 0x40000000, 0, 0,
+			      cases[i].want), "case %u", i);
+	}
+	/* Beside a GIC, the GIC is what is read. */
+	begin_root(GIC_PHANDLE);
+	intc2("brcm,bcm2836-l1-intc", OTHER_PHANDLE);
+	gic_v2("arm,gic-400");
+	timer(0, 1, 11);
+	EXPECT_READ();
+	EXPECT_GIC(2, 0x8000000, 0x8010000, 0, 27);
 	return true;
 }
 
@@ -755,10 +812,16 @@ static bool firmware_trees_read_as_expected(void)
 	       error);
 	EXPECT_GIC(2, 0xff841000, 0xff842000, 0, 27);
 	/*
-	 * Raspberry Pi 3: no GIC compatible anywhere; /timer
-	 * "arm,armv7-timer" has interrupt-parent = <0x18> (local_intc).
+	 * Raspberry Pi 3: no GIC compatible anywhere, but
+	 * /soc/local_intc@40000000 "brcm,bcm2836-l1-intc", reg <0x40000000
+	 * 0x100>, #interrupt-cells <0x02>, phandle <0x18>, through /soc
+	 * ranges <... 0x40000000 0x40000000 0x1000>; /timer
+	 * "arm,armv7-timer", interrupt-parent = <0x18>, interrupts = <0x00
+	 * 0x04 0x01 0x04 0x03 0x04 0x02 0x04>: the third is 3, CNTVIRQ.
 	 */
-	EXPECT_NO_GIC(read_fixture(BOARDS "broadcom-bcm2837-rpi-3-b.dtb"));
+	EXPECT(read_fixture(BOARDS "broadcom-bcm2837-rpi-3-b.dtb") == 0, "%s",
+	       error);
+	EXPECT_GIC(GIC_BCM2836_LOCAL, 0x40000000, 0, 0, 3);
 	/*
 	 * ZCU102: /axi/interrupt-controller@f9010000 "arm,gic-400", reg
 	 * <0x00 0xf9010000 0x00 0x10000 0x00 0xf9020000 0x00 0x20000 ...>,
@@ -814,6 +877,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(linux_phandle),
 	HOST_TEST(unusable_virtual_timer),
 	HOST_TEST(timer_interrupts_extended),
+	HOST_TEST(bcm2836_local_controller),
 	HOST_TEST(no_timer_gives_the_default),
 	HOST_TEST(gic_on_a_bus_with_ranges),
 	HOST_TEST(which_gic_node),

@@ -6,8 +6,10 @@
  *                             online CPU passed its check at bring-up
  *                             and sleeps when idle; skipped, with the
  *                             reason, where it cannot: one CPU (idle is
- *                             not set up), no GIC (a Raspberry Pi 3B),
- *                             entered at EL3 with no firmware. On the
+ *                             not set up), no interrupt controller,
+ *                             entered at EL3 with no firmware (a
+ *                             Raspberry Pi 3B's local controller counts
+ *                             as a GIC here: its CPUs must sleep). On the
  *                             line whose device tree puts the GIC where
  *                             nothing answers (/chosen
  *                             buddyboot,selftest-gic-unusable), the
@@ -42,8 +44,9 @@ SELFTEST(aarch64_gic_idle_sleeps, STAGE_BOOT + 3)
 		return true;
 	}
 	if (!cpus || !cpus->gic.version)
-		return selftest_skip("no GIC in the boot information: idle "
-				     "CPUs spin");
+		return selftest_skip("no GIC or local interrupt controller "
+				     "in the boot information: idle CPUs "
+				     "spin");
 	if (aarch64_entry_el == 3 &&
 	    !arch_cpu_idle_sleeps(smp_processor_id()))
 		return selftest_skip("entered at EL3 with no firmware, which "
