@@ -105,11 +105,12 @@ static const uint8_t *extended_vtimer(const uint8_t *p, uint32_t len,
  * with no timer node or no interrupts in it; 0 when the timer's
  * interrupts go elsewhere or its virtual timer is not a PPI. On a
  * BCM2836 local controller (@bcm2836), its input number, which must be
- * CNTVIRQ's.
+ * CNTVIRQ's, and nothing by default: the default is a GIC's PPI.
  */
 static unsigned int vtimer_intid(const struct fdt *fdt, int gic,
 				 bool bcm2836)
 {
+	const unsigned int unsaid = bcm2836 ? 0 : GIC_VTIMER_INTID_DEFAULT;
 	struct fdt_node_path np;
 	uint32_t len, parent, cells, type, number;
 	uint32_t phandle = node_phandle(fdt, gic);
@@ -118,7 +119,7 @@ static unsigned int vtimer_intid(const struct fdt *fdt, int gic,
 
 	if (fdt_find_compatible(fdt, "arm,armv8-timer", &np) &&
 	    fdt_find_compatible(fdt, "arm,armv7-timer", &np))
-		return GIC_VTIMER_INTID_DEFAULT;
+		return unsaid;
 	timer = np.node[np.depth];
 	cells = fdt_getprop_u32(fdt, gic, "#interrupt-cells", 0);
 	if (bcm2836 ? cells != 2 : (cells < 3 || cells > 4))
@@ -131,7 +132,7 @@ static unsigned int vtimer_intid(const struct fdt *fdt, int gic,
 	} else {
 		irqs = fdt_getprop(fdt, timer, "interrupts", &len);
 		if (!irqs || !len)
-			return GIC_VTIMER_INTID_DEFAULT;
+			return unsaid;
 		if (!interrupt_parent(fdt, &np, &parent) || parent != phandle ||
 		    len < (TIMER_VIRT_INDEX + 1) * cells * 4)
 			return 0;
@@ -209,10 +210,7 @@ int fdt_read_gic(const void *blob, size_t size, struct boot_gic *out,
 		return err;
 	out->dist = r.base;
 	if (out->version == GIC_BCM2836_LOCAL) {
-		/* The timer's default is a GIC's PPI: here it must be said. */
 		out->vtimer_intid = vtimer_intid(&fdt, node, true);
-		if (out->vtimer_intid == GIC_VTIMER_INTID_DEFAULT)
-			out->vtimer_intid = 0;
 		error[0] = '\0';
 		return 0;
 	}

@@ -25,7 +25,8 @@
  *                   MMIO; GICv3: its redistributor, found by MPIDR, woken,
  *                   and the ICC_* system registers) with the priority mask
  *                   open; on a BCM2836, its virtual timer and mailbox 0
- *                   routed to its IRQ. Then the check: an SGI to itself and the timer
+ *                   routed to its IRQ. Then the check: an SGI sent to
+ *                   itself (as any other CPU would send it) and the timer
  *                   must both reach its interface within 10 ms. A CPU
  *                   where either does not (a GIC whose secure half no
  *                   firmware set up, under QEMU's secure=on) says so and
@@ -65,7 +66,6 @@
 #define GICD_CTLR_RWP		(1u << 31)
 #define GICD_CTLR_GRP0_GRP1	0x3u	/* non-secure view: Grp1 and Grp1A */
 #define GICD_CTLR_ARE		(1u << 4)	/* ARE, or ARE_NS */
-#define GICD_SGIR_SELF		(2u << 24)	/* TargetListFilter: this CPU */
 
 /* GICv2 CPU interface. */
 #define GICC_CTLR		0x000
@@ -119,14 +119,13 @@ static uint64_t ticks_per_ms;
 
 /*
  * Each CPU's own state. ready is written once by the CPU itself, with a
- * release after the fields a sender reads (v2_target); senders read it
- * with an acquire. wakeups is written by the CPU itself only.
+ * release after the fields a sender reads (v2_target, core); senders
+ * read it with an acquire. wakeups is written by the CPU itself only.
  */
 struct gic_cpu {
 	bool ready;
 	uint8_t v2_target;		/* GICv2: its CPU interface's bit */
 	uint8_t core;			/* BCM2836: its core number */
-	uintptr_t rd;			/* GICv3: its redistributor */
 	unsigned long wakeups;		/* SGI 0s it acknowledged */
 };
 static struct gic_cpu gic_cpus[NR_CPUS];
@@ -261,19 +260,19 @@ static uint32_t ack_pending(struct gic_cpu *me)
 	return seen;
 }
 
-static void send_sgi(unsigned int cpu, bool self)
+/*
+ * SGI 0 (the BCM2836's mailbox 0) to CPU @cpu, by what its own set-up
+ * recorded or, for GICv3, its MPIDR: the same way whether @cpu is this
+ * CPU (the check) or another (a wake-up).
+ */
+static void send_sgi(unsigned int cpu)
 {
 	if (gic.version == GIC_BCM2836_LOCAL) {
-		unsigned long core = (self ? read_sysreg(mpidr_el1) :
-					     cpu_hwid(cpu)) & 0xff;
-
-		if (core < BCM_CORES)
-			mmio_write32(gic.dist + BCM_MBOX0_SET(core), 1);
+		mmio_write32(gic.dist + BCM_MBOX0_SET(gic_cpus[cpu].core), 1);
 		return;
 	}
 	if (gic.version == 3) {
-		unsigned long mpidr = self ? read_sysreg(mpidr_el1) :
-					     cpu_hwid(cpu);
+		unsigned long mpidr = cpu_hwid(cpu);
 		unsigned long aff0 = mpidr & 0xff;
 
 		/* Aff3, Aff2, Aff1; RS and the target list from Aff0. */
@@ -289,8 +288,7 @@ static void send_sgi(unsigned int cpu, bool self)
 		return;
 	}
 	mmio_write32(gic.dist + GICD_SGIR,
-		     self ? GICD_SGIR_SELF | SGI_WAKEUP :
-			    (uint32_t)gic_cpus[cpu].v2_target << 16 | SGI_WAKEUP);
+		     (uint32_t)gic_cpus[cpu].v2_target << 16 | SGI_WAKEUP);
 }
 
 /* GICv3: the redistributor whose GICR_TYPER names this CPU's affinity. */
@@ -346,6 +344,8 @@ static void enable_banked(uintptr_t base, uint32_t group, uintptr_t rwp_reg,
 
 static int cpu_interface_init(struct gic_cpu *me, unsigned int cpu)
 {
+	uintptr_t rd;
+
 	if (gic.version == GIC_BCM2836_LOCAL) {
 		unsigned long core = read_sysreg(mpidr_el1) & 0xff;
 
@@ -371,21 +371,21 @@ static int cpu_interface_init(struct gic_cpu *me, unsigned int cpu)
 		mmio_write32(gic.cpu_if + GICC_CTLR, GICC_CTLR_ENABLE);
 		return 0;
 	}
-	me->rd = find_redistributor();
-	if (!me->rd) {
+	rd = find_redistributor();
+	if (!rd) {
 		pr_err("gic: cpu %u (MPIDR %#lx): no redistributor in the %u "
 		       "region(s) the %s gives\n", cpu,
 		       read_sysreg(mpidr_el1) & MPIDR_AFFINITY_MASK,
 		       gic.nr_redist, gic.source);
 		return -ENODEV;
 	}
-	mmio_write32(me->rd + GICR_WAKER,
-		     mmio_read32(me->rd + GICR_WAKER) & ~GICR_WAKER_SLEEP);
-	if (!wait_rwp(me->rd + GICR_WAKER, GICR_WAKER_ASLEEP)) {
+	mmio_write32(rd + GICR_WAKER,
+		     mmio_read32(rd + GICR_WAKER) & ~GICR_WAKER_SLEEP);
+	if (!wait_rwp(rd + GICR_WAKER, GICR_WAKER_ASLEEP)) {
 		pr_err("gic: cpu %u: its redistributor does not wake\n", cpu);
 		return -EIO;
 	}
-	enable_banked(me->rd + GICR_SGI, ~0u, me->rd + GICR_CTLR,
+	enable_banked(rd + GICR_SGI, ~0u, rd + GICR_CTLR,
 		      GICR_CTLR_RWP);
 	write_sysreg(read_sysreg(ICC_SRE_EL1) | ICC_SRE_SRE, ICC_SRE_EL1);
 	/* SRE is in effect before the other ICC_* accesses. */
@@ -423,7 +423,7 @@ void gic_init_cpu(void)
 	if (!gic.version || cpu_interface_init(me, cpu))
 		return;
 	ack_pending(me);		/* whatever firmware left pending */
-	send_sgi(cpu, true);
+	send_sgi(cpu);
 	sgi = arrives(me, SGI_WAKEUP);
 	write_sysreg(0, cntv_tval_el0);
 	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
@@ -439,7 +439,7 @@ void gic_init_cpu(void)
 			!sgi ? "an SGI to itself" : "the virtual timer");
 		return;
 	}
-	/* Release: v2_target and rd before a sender sees it ready. */
+	/* Release: v2_target and core before a sender sees it ready. */
 	smp_store_release(&me->ready, true);
 }
 
@@ -601,5 +601,5 @@ void arch_smp_send_wakeup(unsigned int cpu)
 	__asm__ volatile("dsb ish" ::: "memory");
 	if (!arch_cpu_idle_sleeps(cpu))
 		return;
-	send_sgi(cpu, false);
+	send_sgi(cpu);
 }
