@@ -13,7 +13,7 @@
  * slab's state word; the owner takes the remote words back in a batch
  * when its free words run dry.
  *
- * The state word (slab->sc) packs the slab's state, the number of remote
+ * The state word (slab_remote(s)->sc) packs the slab's state, the number of remote
  * frees ever made (R) and, while the slab has no owner, the value R will
  * have when every object is free again (frozen). The remote free that
  * changes it with one compare-and-swap also learns, in the same step,
@@ -33,12 +33,6 @@
 #include "slab_state.h"
 
 DEFINE_PER_CPU(struct slab_pcpu, slab_pcpu);
-
-/* kfree()'s fast path reads the header's second line only (slab_fast.h). */
-_Static_assert(__builtin_offsetof(struct slab, owner_pc) == 64 &&
-	       __builtin_offsetof(struct slab, map) == 72,
-	       "struct slab: owner_pc and the first bitmap words share the "
-	       "header's second 64 bytes");
 
 struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
 /* Every cache; slab_caches_lock. Made empty by kmem_cache_init(). */
@@ -226,17 +220,17 @@ static inline bool sc_cas(atomic_long_t *v, long *old, long new)
 /* Set the state, keeping R; frozen from the owner's own counts. */
 static long slab_set_state(struct slab *s, int state)
 {
-	long frozen = (long)(s->collected + slab_inuse(s));
-	long old = atomic_long_read(&s->sc);
+	long frozen = (long)(slab_remote(s)->collected + slab_inuse(s));
+	long old = atomic_long_read(slab_sc(s));
 
-	while (!sc_cas(&s->sc, &old, sc_make(state, frozen, sc_count(old))))
+	while (!sc_cas(slab_sc(s), &old, sc_make(state, frozen, sc_count(old))))
 		;
 	return old;
 }
 
 int slab_state_of(const struct slab *s)
 {
-	return sc_state(atomic_long_read(&s->sc));
+	return sc_state(atomic_long_read(slab_sc(s)));
 }
 
 /* ---- messages ------------------------------------------------------- */
@@ -266,9 +260,10 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 		return NULL;
 	s = page_address(page);
 	s->cache = cache;
-	s->collected = 0;
+	s->remote_off = cache->remote_off;
+	slab_remote(s)->collected = 0;
 	s->owner = -1;
-	atomic_long_set(&s->sc, sc_make(SLAB_ACTIVE, 0, 0));
+	atomic_long_set(slab_sc(s), sc_make(SLAB_ACTIVE, 0, 0));
 	for (unsigned int w = 0; w < cache->map_words; w++) {
 		*slab_aword(s, w) = slab_word_mask(cache, w);
 		*slab_fword(s, w) = 0;
@@ -340,8 +335,8 @@ void slab_release(struct kmem_cache *cache, struct slab *s)
 	s->owner = -1;
 	spin_lock(&cache->lock);
 	if (!cache->spare) {
-		atomic_long_set(&s->sc, sc_make(SLAB_SPARE, 0, 0));
-		s->collected = 0;
+		atomic_long_set(slab_sc(s), sc_make(SLAB_SPARE, 0, 0));
+		slab_remote(s)->collected = 0;
 		cache->spare = s;
 		spin_unlock(&cache->lock);
 		return;
@@ -392,7 +387,7 @@ int slab_collect_remote(struct slab *s)
 		if (unlikely(r & old))
 			slab_report_raced_free(s, w, r & old);
 		WRITE_ONCE(*aw, READ_ONCE(*aw) | fresh);
-		s->collected += hweight_long(r);
+		slab_remote(s)->collected += hweight_long(r);
 		got += hweight_long(fresh);
 	}
 	return got;
@@ -410,9 +405,9 @@ int slab_collect_remote(struct slab *s)
 static bool slab_remote_settled(struct slab *s)
 {
 	/* Acquire: the counting CAS, that CPU's last access to @s. */
-	long sc = __atomic_load_n(&s->sc.counter, __ATOMIC_ACQUIRE);
+	long sc = __atomic_load_n(&slab_sc(s)->counter, __ATOMIC_ACQUIRE);
 
-	return sc_count(sc) == (long)(s->collected & SC_MASK);
+	return sc_count(sc) == (long)(slab_remote(s)->collected & SC_MASK);
 }
 
 /* Every object free, and no remote free still on its way: give it back. */
@@ -432,10 +427,10 @@ static void slab_publish(struct kmem_cache *cache, struct slab *s)
 		long frozen, old;
 
 		s->owner = -1;
-		frozen = (long)(s->collected + slab_inuse(s)) & SC_MASK;
+		frozen = (long)(slab_remote(s)->collected + slab_inuse(s)) & SC_MASK;
 		spin_lock(&cache->lock);
-		old = atomic_long_read(&s->sc);
-		while (!sc_cas(&s->sc, &old,
+		old = atomic_long_read(slab_sc(s));
+		while (!sc_cas(slab_sc(s), &old,
 			       sc_make(sc_count(old) == frozen ? SLAB_RECLAIM
 							       : SLAB_PARTIAL,
 				       frozen, sc_count(old))))
@@ -505,9 +500,9 @@ static bool slab_let_go(struct slab *s)
 	slab_set_state(s, SLAB_FULL);
 	if (!slab_remote_pending(s))
 		return false;
-	old = atomic_long_read(&s->sc);
+	old = atomic_long_read(slab_sc(s));
 	while (sc_state(old) == SLAB_FULL)
-		if (sc_cas(&s->sc, &old, sc_make(SLAB_ACTIVE, sc_frozen(old),
+		if (sc_cas(slab_sc(s), &old, sc_make(SLAB_ACTIVE, sc_frozen(old),
 						 sc_count(old))))
 			return true;
 	return false;
@@ -519,10 +514,10 @@ static bool slab_let_go(struct slab *s)
  */
 static bool slab_claim_partial(struct kmem_cache *cache, struct slab *s)
 {
-	long old = atomic_long_read(&s->sc);
+	long old = atomic_long_read(slab_sc(s));
 
 	while (sc_state(old) == SLAB_PARTIAL) {
-		if (sc_cas(&s->sc, &old, sc_make(SLAB_ACTIVE, sc_frozen(old),
+		if (sc_cas(slab_sc(s), &old, sc_make(SLAB_ACTIVE, sc_frozen(old),
 						 sc_count(old)))) {
 			slab_list_del(&s->list);
 			cache->nr_partial--;
@@ -548,11 +543,11 @@ static unsigned long slab_relist_full(struct kmem_cache *cache)
 	for (struct slab_list *p = cache->slabs.next; p != &cache->slabs;
 	     p = p->next) {
 		struct slab *s = slab_entry(p, all);
-		long old = atomic_long_read(&s->sc);
+		long old = atomic_long_read(slab_sc(s));
 
 		while (sc_state(old) == SLAB_FULL &&
 		       sc_out(old, sc_count(old)) < (long)slab_capacity(cache)) {
-			if (sc_cas(&s->sc, &old, sc_make(SLAB_PARTIAL,
+			if (sc_cas(slab_sc(s), &old, sc_make(SLAB_PARTIAL,
 							 sc_frozen(old),
 							 sc_count(old)))) {
 				slab_list_add(&s->list, &cache->partial);
@@ -576,8 +571,9 @@ static struct slab *slab_take_shared(struct kmem_cache *cache)
 	s = cache->spare;
 	if (s) {
 		cache->spare = NULL;
-		atomic_long_set(&s->sc, sc_make(SLAB_ACTIVE, 0,
-						 sc_count(atomic_long_read(&s->sc))));
+		atomic_long_set(slab_sc(s),
+				sc_make(SLAB_ACTIVE, 0,
+					sc_count(atomic_long_read(slab_sc(s)))));
 		spin_unlock(&cache->lock);
 		return s;
 	}
@@ -845,7 +841,7 @@ slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 	/* Release: the object's last writes before the owner reuses it. */
 	if (__atomic_fetch_or(rw, bit, __ATOMIC_SEQ_CST) & bit)
 		{ refuse(fn, p, cache, "double free (two CPUs at once)"); return; }
-	old = atomic_long_read(&s->sc);
+	old = atomic_long_read(slab_sc(s));
 	do {
 		long count = (sc_count(old) + 1) & SC_MASK;
 
@@ -857,7 +853,7 @@ slab_free_remote(struct kmem_cache *cache, struct slab *s, unsigned long idx,
 		else if (state == SLAB_PARTIAL && count == sc_frozen(old))
 			state = SLAB_RECLAIM;
 		new = sc_make(state, sc_frozen(old), count);
-	} while (!sc_cas(&s->sc, &old, new));
+	} while (!sc_cas(slab_sc(s), &old, new));
 	if (state == SLAB_PENDING && sc_state(old) == SLAB_FULL)
 		slab_publish(cache, s);
 	else if (state == SLAB_RECLAIM && sc_state(old) == SLAB_PARTIAL)
@@ -926,6 +922,16 @@ static bool is_power_of_2(unsigned long x)
 }
 
 /*
+ * Where a slab of @words 64-object words has its struct slab_remote: in
+ * the first line after the owner's words (struct slab says why).
+ */
+static size_t slab_remote_offset(unsigned int words)
+{
+	return ALIGN_UP(sizeof(struct slab) + SLAB_MAP_LONGS * words * sizeof(long),
+			SMP_CACHE_BYTES);
+}
+
+/*
  * Lay out a slab of 2^@order pages for @cache: objects at multiples of
  * the stride from the slab's start, the header in the first ones.
  * Return: the bytes of the slab no object uses (header slots and tail),
@@ -938,8 +944,8 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 
 	for (;;) {
 		unsigned int words = (n + 63) / 64;
-		size_t hdr = sizeof(struct slab) +
-			     SLAB_MAP_LONGS * words * sizeof(long);
+		size_t hdr = slab_remote_offset(words) +
+			     sizeof(struct slab_remote) + words * sizeof(long);
 		unsigned int f = (unsigned int)((hdr + stride - 1) / stride);
 
 		if (f == first)
@@ -952,6 +958,7 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 	cache->first = first;
 	cache->nr_objects = n;
 	cache->map_words = (n + 63) / 64;
+	cache->remote_off = (unsigned int)slab_remote_offset(cache->map_words);
 	return bytes - (size_t)(n - first) * stride;
 }
 

@@ -119,7 +119,8 @@ static void check_slab(struct kmem_cache *cache, struct slab *s)
 		free += hweight_long(m & mask);
 		remote += hweight_long(r & mask);
 	}
-	if (((atomic_long_read(&s->sc) & ((1L << 28) - 1)) - s->collected) %
+	if (((atomic_long_read(slab_sc(s)) & ((1L << 28) - 1)) -
+	     slab_remote(s)->collected) %
 	    (1L << 28) != (long)remote)
 		problem(cache, "slab %p: remote frees counted and taken back "
 			"disagree with the %lu in its remote words", (void *)s,

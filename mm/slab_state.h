@@ -13,9 +13,10 @@
  * holding the log2 of the size of the slab covering the page (0: none):
  * rounding the address down to that size gives the header.
  *
- * An object's state is three bits, kept side by side per 64 objects in
- * map[3w .. 3w + 2] (SLAB_MAP_LONGS; <mm/slab_fast.h> names the index of
- * each word):
+ * An object's state is three bits, in three words per 64 objects: the
+ * owner's two side by side in map[2w .. 2w + 1] (SLAB_MAP_LONGS;
+ * <mm/slab_fast.h> names the index of each), the remote word in
+ * slab_remote(s)->word[w], lines away from them:
  *   the alloc word   (1: free, ready to be handed out) kmalloc() takes
  *                    its lowest bit; written only by the slab's owner;
  *   the freed word   (1: freed by the owner since its bits last moved to
@@ -59,8 +60,8 @@
  * smallest that keeps what the header costs (the object slots it covers,
  * and the tail no object fits in) within 1% of the slab for objects of 64
  * bytes and more, and one page for smaller ones: 4 KiB slabs for 8..32
- * bytes, 16 KiB for 64 and 128, up to 256 KiB for PAGE_SIZE / 2 (4K
- * pages). Small slabs keep the memory a CPU holds in its current slabs
+ * bytes, 32 KiB for 64 to 256, up to 256 KiB for 2048 and 4096 (4K
+ * pages; docs/allocator.md has the table). Small slabs keep the memory a CPU holds in its current slabs
  * small; large ones keep the largest classes' header cost under 1%.
  * SLAB_MAX_ORDER caps the order.
  */
@@ -114,6 +115,7 @@ struct kmem_cache {
 	unsigned int order;		/* a slab is 2^order pages */
 	unsigned int nr_objects;	/* object indexes end here: first..nr_objects-1 */
 	unsigned int map_words;		/* 64-object words (SLAB_MAP_LONGS each in map[]) */
+	unsigned int remote_off;	/* a slab's struct slab_remote, from its start */
 	unsigned int full_relist;	/* remote frees a SLAB_FULL slab waits for */
 	unsigned long flags;
 	char name[32];
@@ -254,7 +256,13 @@ static inline unsigned long *slab_fword(struct slab *s, unsigned int w)
 
 static inline unsigned long *slab_rword(struct slab *s, unsigned int w)
 {
-	return &s->map[SLAB_MAP_LONGS * w + SLAB_MAP_REMOTE];
+	return &slab_remote(s)->word[w];
+}
+
+/* @s's state word: any CPU, by compare-and-swap (slab.c). */
+static inline atomic_long_t *slab_sc(const struct slab *s)
+{
+	return &slab_remote(s)->sc;
 }
 
 /*

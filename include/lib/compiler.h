@@ -10,6 +10,12 @@
 #define __noreturn	__attribute__((noreturn))
 #define __packed	__attribute__((packed))
 #define __aligned(x)	__attribute__((aligned(x)))
+/*
+ * The cache line every target's CPUs share data in (64 bytes on the
+ * cores buddyboot runs on): what data written by different CPUs is kept
+ * apart by.
+ */
+#define SMP_CACHE_BYTES	64
 #define __section(s)	__attribute__((section(s)))
 #define __used		__attribute__((used))
 #define __unused	__attribute__((unused))

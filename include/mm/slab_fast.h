@@ -41,38 +41,31 @@ struct slab_list {
 };
 
 /*
- * A slab's map[], per 64 objects: SLAB_MAP_LONGS longs, the alloc word,
- * the freed word and the remote word at these indexes (mm/slab_state.h).
+ * A slab's map[], per 64 objects: SLAB_MAP_LONGS longs, the alloc word
+ * and the freed word at these indexes (mm/slab_state.h). The remote
+ * words are elsewhere, in struct slab_remote.
  */
 #define SLAB_MAP_ALLOC	0
 #define SLAB_MAP_FREED	1
-#define SLAB_MAP_REMOTE	2
-#define SLAB_MAP_LONGS	3
+#define SLAB_MAP_LONGS	2
 /* A CPU's cursor points at an alloc word, which starts its group. */
 _Static_assert(SLAB_MAP_ALLOC == 0, "the cursor word starts its group");
 
 /*
- * The slab header, at the start of every slab: see mm/slab_state.h. Its
- * first 64 bytes are the general way's (and the state word, which other
- * CPUs' frees update); the second line starts with what kfree()'s fast
- * path reads (owner_pc), followed by the first words of the bitmaps, so
- * that a local free touches that one line of the header.
+ * The slab header, at the start of every slab: see mm/slab_state.h. It
+ * is cut into three by who writes it, so that one CPU's writes do not
+ * take from another the lines it reads:
+ *   the first line, read by every free (local or remote) and written
+ *   only when the slab changes hands or lists;
+ *   map[], from the second line: the words only the owner writes (its
+ *   kmalloc() and local kfree());
+ *   struct slab_remote, from the first line after map[]: the state word
+ *   and the remote words, which other CPUs' frees write with atomics.
  */
 struct slab {
 	/* Written when the slab is made, constant until it is given back. */
 	uintptr_t check;		/* SLAB_MAGIC ^ address; 0 once given back */
 	struct kmem_cache *cache;
-	/*
-	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
-	 * counted) and frozen (R when all is free), see slab.c.
-	 */
-	atomic_long_t sc;
-	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
-	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
-	int owner;			/* owning CPU, -1 without one (for checks) */
-	/* cache->lock. */
-	struct slab_list list;		/* on cache->partial */
-	struct slab_list all;		/* on cache->slabs: every slab of the cache */
 	/*
 	 * The owner's per-CPU slab state while a CPU owns the slab (current
 	 * or on its partial list), else NULL: written by the owner (and by
@@ -83,14 +76,45 @@ struct slab {
 	 * when it let the slab go.
 	 */
 	struct slab_pcpu *owner_pc;
+	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
+	int owner;			/* owning CPU, -1 without one (for checks) */
+	/* Constant: bytes from the slab to its struct slab_remote. */
+	unsigned int remote_off;
+	/* cache->lock. */
+	struct slab_list list;		/* on cache->partial */
+	struct slab_list all;		/* on cache->slabs: every slab of the cache */
 	/*
-	 * Per 64 objects, SLAB_MAP_LONGS words: the alloc word (kmalloc()
-	 * takes from it) and the freed word (kfree() on the owner puts back
-	 * into it), both the owner's, and the remote word (atomics). See
-	 * mm/slab_state.h.
+	 * Per 64 objects, SLAB_MAP_LONGS words, both the owner's: the alloc
+	 * word (kmalloc() takes from it) and the freed word (kfree() on the
+	 * owner puts back into it). See mm/slab_state.h.
 	 */
-	unsigned long map[];
+	unsigned long map[] __aligned(SMP_CACHE_BYTES);
 };
+_Static_assert(__builtin_offsetof(struct slab, map) == SMP_CACHE_BYTES,
+	       "the fields every free reads fill the header's first line");
+
+/* The part of the header that other CPUs' frees write: see struct slab. */
+struct slab_remote {
+	/*
+	 * Any CPU, by compare-and-swap: the state, R (remote frees ever
+	 * counted) and frozen (R when all is free), see slab.c.
+	 */
+	atomic_long_t sc;
+	/* The owner's (SLAB_ACTIVE), or its one holder's: see sc. */
+	unsigned int collected;		/* remote bits ever taken back, mod 2^28 */
+	/*
+	 * Per 64 objects, the remote word: bits of objects other CPUs freed,
+	 * set with an atomic OR, taken back by the owner with an exchange.
+	 */
+	unsigned long word[];
+};
+
+/* @s's struct slab_remote. */
+static inline __attribute__((always_inline)) struct slab_remote *
+slab_remote(const struct slab *s)
+{
+	return (struct slab_remote *)((uintptr_t)s + s->remote_off);
+}
 
 /*
  * Each CPU's current slab of each cache, and the 64-object word it
@@ -310,7 +334,8 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	bit = 1UL << (idx % 64);
 	m = READ_ONCE(lw[SLAB_MAP_FREED]);
 	if (unlikely((m | READ_ONCE(lw[SLAB_MAP_ALLOC]) |
-		      __atomic_load_n(&lw[SLAB_MAP_REMOTE], __ATOMIC_RELAXED)) & bit))
+		      __atomic_load_n(&slab_remote(s)->word[idx / 64],
+				      __ATOMIC_RELAXED)) & bit))
 		goto object;
 	WRITE_ONCE(lw[SLAB_MAP_FREED], m | bit);
 	return;

@@ -387,7 +387,7 @@ static bool others_empty_slabs_on_exhaustion(void)
 
 /*
  * A remote free is two steps (slab_free_remote()): the object's bit in
- * the slab's remote word, then the count in s->sc. Here they are made by
+ * the slab's remote word, then the count in its state word. Here they are made by
  * hand, with the owner's paths run in between: a slab given back (or
  * reset as the spare) there would take the second step's write to a
  * free page, the race check_while_churning hit about once in a hundred
@@ -403,10 +403,10 @@ static struct slab *remote_free_first_half(void *p)
 	return s;
 }
 
-/* The second half: the count (low bits of s->sc), the free's last write. */
+/* The second half: the count (low bits of the state word), the free's last write. */
 static void remote_free_second_half(struct slab *s)
 {
-	__atomic_fetch_add(&s->sc.counter, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&slab_sc(s)->counter, 1, __ATOMIC_SEQ_CST);
 }
 
 /* A count of the shared cache (nr_slabs, nr_partial), read under its lock. */
