@@ -11,8 +11,11 @@
  *                      its array with new objects of 16..512 bytes; after
  *                      every round the arrays move to the next thread, so
  *                      most frees are of another thread's objects
- *       xmalloc        producers allocate 16..256-byte objects into a
- *                      shared queue, consumers free them: every free remote
+ *       xmalloc        Lever and Boreham's xmalloc-test: producers fill
+ *                      batches of 4096 objects of 16..256 bytes and hand
+ *                      each whole batch, under a mutex, to a bag that
+ *                      consumers empty a batch at a time, freeing every
+ *                      object: every free remote
  *       alloc-test     each thread keeps a window of 1000 objects of 8..1024
  *                      bytes, freeing and allocating at random positions
  *       cache-scratch  each thread frees an object the main thread gave it,
@@ -69,6 +72,21 @@ int bench_kpair(const struct bench_opts *o)
 
 /* ---- workloads ------------------------------------------------------ */
 
+/*
+ * xmalloc-test's batch, and its bag, where a producer waits while it is
+ * full: one batch, not its 100, so that what is in flight (at most three
+ * batches: one being filled, the bag's, one being freed; about 2 MiB)
+ * stays far below the heap, and the peak memory measures allocators more
+ * than how far ahead the producer ran.
+ */
+#define XBATCH_OBJECTS	4096
+#define XBAG_BATCHES	1
+
+struct xbatch {
+	unsigned int n;
+	void *objects[XBATCH_OBJECTS];
+};
+
 struct work {
 	const struct bench_opts *o;
 	unsigned int threads;
@@ -76,11 +94,11 @@ struct work {
 	/* larson: the arrays, handed round; mstress: the trade slots. */
 	void **arrays[64];
 	void *trade[1024];
-	/* xmalloc: a ring of objects, producers to consumers. */
+	/* xmalloc: the bag of full batches, producers to consumers. */
 	pthread_mutex_t lock;
-	void **ring;
-	unsigned long head, tail, cap;
-	unsigned int producers_done;
+	pthread_cond_t bag_nonempty, bag_nonfull;
+	struct xbatch *bag[XBAG_BATCHES];
+	unsigned int in_bag, producers_done;
 	/* cache-scratch: one object per thread from the main thread. */
 	void *given[64];
 };
@@ -88,7 +106,6 @@ struct work {
 static struct work W;
 
 #define LARSON_SLOTS	1000
-#define RING		4096
 
 static uint64_t seed_of(unsigned int t)
 {
@@ -121,54 +138,69 @@ static void *larson(unsigned int t)
 	return NULL;
 }
 
+static void xmalloc_free_batch(struct xbatch *b)
+{
+	for (unsigned int i = 0; i < b->n; i++)
+		bench_mfree(b->objects[i]);
+	free(b);
+}
+
+/*
+ * A producer (even @t) allocates W.o->iters / threads * 2 objects in
+ * batches, a consumer (odd @t) frees whole batches until every producer
+ * is done and the bag is empty. Alone, the one thread frees each batch
+ * it made. The batches themselves are the harness's (malloc), as the
+ * bag is: only the objects are the allocator's under test.
+ */
 static void *xmalloc(unsigned int t)
 {
 	uint64_t rng = seed_of(t);
 	unsigned long per = W.o->iters / W.threads * 2;
-	bool producer = t % 2 == 0 || W.threads == 1;
+	unsigned int producers = (W.threads + 1) / 2;
 
-	if (producer) {
-		for (unsigned long i = 0; i < per; i++) {
-			size_t size = 16 + bench_rand(&rng) % 241;
-			void *p = bench_malloc(size);
+	if (t % 2 == 0 || W.threads == 1) {
+		for (unsigned long done = 0; done < per;) {
+			struct xbatch *b = malloc(sizeof(*b));
 
-			touch(p, size);
-			pthread_mutex_lock(&W.lock);
-			while (W.head - W.tail == W.cap) {
-				/* Alone, the producer is its own consumer. */
-				if (W.threads == 1) {
-					bench_mfree(W.ring[W.tail++ % W.cap]);
-					continue;
-				}
-				pthread_mutex_unlock(&W.lock);
-				sched_yield();
-				pthread_mutex_lock(&W.lock);
+			if (!b)
+				bench_die("xmalloc: no memory for a batch");
+			for (b->n = 0; b->n < XBATCH_OBJECTS && done < per; done++) {
+				size_t size = 16 + bench_rand(&rng) % 241;
+
+				b->objects[b->n] = bench_malloc(size);
+				touch(b->objects[b->n++], size);
 			}
-			W.ring[W.head++ % W.cap] = p;
+			if (W.threads == 1) {
+				xmalloc_free_batch(b);
+				continue;
+			}
+			pthread_mutex_lock(&W.lock);
+			while (W.in_bag == XBAG_BATCHES)
+				pthread_cond_wait(&W.bag_nonfull, &W.lock);
+			W.bag[W.in_bag++] = b;
+			pthread_cond_signal(&W.bag_nonempty);
 			pthread_mutex_unlock(&W.lock);
 		}
 		pthread_mutex_lock(&W.lock);
 		W.producers_done++;
+		pthread_cond_broadcast(&W.bag_nonempty);
 		pthread_mutex_unlock(&W.lock);
-	}
-	if (producer && W.threads > 1)
 		return NULL;
+	}
 	for (;;) {
-		void *batch[64];
-		unsigned int n = 0;
-		bool done;
+		struct xbatch *b;
 
 		pthread_mutex_lock(&W.lock);
-		while (n < 64 && W.tail != W.head)
-			batch[n++] = W.ring[W.tail++ % W.cap];
-		done = W.producers_done == (W.threads + 1) / 2 && W.tail == W.head;
-		pthread_mutex_unlock(&W.lock);
-		for (unsigned int i = 0; i < n; i++)
-			bench_mfree(batch[i]);
-		if (done)
+		while (!W.in_bag && W.producers_done < producers)
+			pthread_cond_wait(&W.bag_nonempty, &W.lock);
+		if (!W.in_bag) {
+			pthread_mutex_unlock(&W.lock);
 			return NULL;
-		if (!n)
-			sched_yield();
+		}
+		b = W.bag[--W.in_bag];
+		pthread_cond_signal(&W.bag_nonfull);
+		pthread_mutex_unlock(&W.lock);
+		xmalloc_free_batch(b);
 	}
 }
 
@@ -335,9 +367,9 @@ int bench_workload(const struct bench_opts *o)
 	memset(&W, 0, sizeof(W));
 	W.o = o;
 	W.threads = n;
-	W.cap = RING;
-	W.ring = calloc(RING, sizeof(void *));
 	pthread_mutex_init(&W.lock, NULL);
+	pthread_cond_init(&W.bag_nonempty, NULL);
+	pthread_cond_init(&W.bag_nonfull, NULL);
 	pthread_barrier_init(&W.start, NULL, n);
 	work_fn = works[k].fn;
 	for (unsigned int i = 0; i < n; i++) {
@@ -385,6 +417,5 @@ int bench_workload(const struct bench_opts *o)
 	if (sample)
 		bench_emit("workload", o->work, (int)n, "peak_pages_kib", 1,
 			   (double)(pages_high - pages_base) * BENCH_PAGE_SIZE / 1024);
-	free(W.ring);
 	return 0;
 }
