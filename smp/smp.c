@@ -58,6 +58,21 @@ int smp_bringup_error(void)
 	return bringup_error;
 }
 
+/* Wake-ups each CPU took (smp_note_wakeup()): written by that CPU only. */
+static unsigned long wakeups_taken[NR_CPUS];
+
+void smp_note_wakeup(void)
+{
+	unsigned long *n = &wakeups_taken[smp_processor_id() % NR_CPUS];
+
+	WRITE_ONCE(*n, *n + 1);
+}
+
+unsigned long smp_cpu_wakeups(unsigned int cpu)
+{
+	return READ_ONCE(wakeups_taken[cpu % NR_CPUS]);
+}
+
 /* Written by the boot CPU before each start; read by that CPU after. */
 static struct secondary_boot secondary_boot[NR_CPUS];
 

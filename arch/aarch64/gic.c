@@ -120,13 +120,12 @@ static uint64_t ticks_per_ms;
 /*
  * Each CPU's own state. ready is written once by the CPU itself, with a
  * release after the fields a sender reads (v2_target, core); senders
- * read it with an acquire. wakeups is written by the CPU itself only.
+ * read it with an acquire.
  */
 struct gic_cpu {
 	bool ready;
 	uint8_t v2_target;		/* GICv2: its CPU interface's bit */
 	uint8_t core;			/* BCM2836: its core number */
-	unsigned long wakeups;		/* SGI 0s it acknowledged */
 };
 static struct gic_cpu gic_cpus[NR_CPUS];
 
@@ -217,7 +216,7 @@ static uint32_t ack_pending_bcm2836(struct gic_cpu *me)
 	if (src & BCM_MBOX0) {
 		mbox = mmio_read32(gic.dist + BCM_MBOX0_CLR(me->core));
 		mmio_write32(gic.dist + BCM_MBOX0_CLR(me->core), mbox);
-		WRITE_ONCE(me->wakeups, me->wakeups + 1);
+		smp_note_wakeup();
 		seen |= 1u << SGI_WAKEUP;
 	}
 	return seen;
@@ -236,7 +235,7 @@ static uint32_t ack_pending_gic(struct gic_cpu *me)
 		if (intid < 32)
 			seen |= 1u << intid;
 		if (intid == SGI_WAKEUP)
-			WRITE_ONCE(me->wakeups, me->wakeups + 1);
+			smp_note_wakeup();
 		write_eoir(iar);
 	}
 	return seen;
@@ -432,7 +431,6 @@ void gic_init_cpu(void)
 	write_sysreg(0, cntv_ctl_el0);
 	isb();
 	ack_pending(me);
-	me->wakeups = 0;
 	if (!sgi || !timer) {
 		pr_warn("gic: cpu %u: %s does not reach this CPU's interface: "
 			"it spins when idle\n", cpu,
@@ -554,11 +552,6 @@ int gic_init(const struct boot_gic *boot)
 bool arch_cpu_idle_sleeps(unsigned int cpu)
 {
 	return cpu < NR_CPUS && smp_load_acquire(&gic_cpus[cpu].ready);
-}
-
-unsigned long arch_cpu_wakeups(unsigned int cpu)
-{
-	return READ_ONCE(gic_cpus[cpu % NR_CPUS].wakeups);
 }
 
 /*

@@ -21,7 +21,7 @@ void gic_init_cpu(void);
 
 /*
  * arch_cpu_idle_sleeps() (<asm/smp.h>) is true for a CPU that passed its
- * check; arch_cpu_wakeups() counts the wake-up SGIs it acknowledged.
+ * check; each wake-up SGI it acknowledges goes to smp_note_wakeup().
  */
 
 #endif /* AARCH64_GIC_H */

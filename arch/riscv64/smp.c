@@ -144,9 +144,6 @@ int arch_cpu_start(const struct cpu_desc *desc, struct secondary_boot *boot)
  */
 #define IDLE_TICK_DIVISOR	1000
 
-/* Wake-ups each hart took in arch_cpu_idle(): written by that hart only. */
-static unsigned long idle_wakeups[NR_CPUS];
-
 void arch_cpu_idle(void)
 {
 	unsigned long sip;
@@ -160,22 +157,14 @@ void arch_cpu_idle(void)
 	__asm__ volatile("wfi\n\t"
 			 "csrrc %0, sip, %1"
 			 : "=r"(sip) : "r"(SIP_SSIP) : "memory");
-	if (sip & SIP_SSIP) {
-		unsigned long *n = &idle_wakeups[smp_processor_id() % NR_CPUS];
-
-		WRITE_ONCE(*n, *n + 1);
-	}
+	if (sip & SIP_SSIP)
+		smp_note_wakeup();
 }
 
 bool arch_cpu_idle_sleeps(unsigned int cpu)
 {
 	(void)cpu;
 	return sbi_has_time;
-}
-
-unsigned long arch_cpu_wakeups(unsigned int cpu)
-{
-	return READ_ONCE(idle_wakeups[cpu % NR_CPUS]);
 }
 
 void arch_smp_send_wakeup(unsigned int cpu)

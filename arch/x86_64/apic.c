@@ -22,7 +22,7 @@
  *    (X86_VECTOR_WAKE) or the timer a millisecond on ends the hlt. The
  *    timer's rate is measured once against arch_clock_ns(). The handler
  *    counts the IPIs (the in-service register says which vector it is
- *    ending) for arch_cpu_wakeups().
+ *    ending) with smp_note_wakeup().
  */
 #include <arch/smp.h>
 #include <asm/processor-flags.h>
@@ -221,24 +221,13 @@ void apic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
-/* Wake-up IPIs each CPU took: written by that CPU only. */
-static unsigned long wakeups[NR_CPUS];
-
 void x86_interrupt(void)
 {
 	/* In service until the EOI: 8 registers of 32 vectors, 16 bytes apart. */
 	if (apic_read(APIC_ISR + X86_VECTOR_WAKE / 32 * 0x10) &
-	    1u << X86_VECTOR_WAKE % 32) {
-		unsigned long *n = &wakeups[smp_processor_id() % NR_CPUS];
-
-		WRITE_ONCE(*n, *n + 1);
-	}
+	    1u << X86_VECTOR_WAKE % 32)
+		smp_note_wakeup();
 	apic_eoi();
-}
-
-unsigned long arch_cpu_wakeups(unsigned int cpu)
-{
-	return READ_ONCE(wakeups[cpu % NR_CPUS]);
 }
 
 bool arch_cpu_idle_sleeps(unsigned int cpu)

@@ -40,11 +40,10 @@
  *       CPU @cpu sleeps in arch_cpu_idle(); false when it spins there
  *       (no timer to bound the sleep, or no interrupt controller that
  *       answers: its boot log says which).
- *   unsigned long arch_cpu_wakeups(unsigned int cpu);
- *       The wake-ups from arch_smp_send_wakeup() that CPU @cpu has taken
- *       in arch_cpu_idle() (not its timer's), counted by that CPU, read
- *       by any: the selftest smp_wakeup_reaches_each_cpu checks with it
- *       that every wake-up arrives, which the timer would otherwise hide.
+ *   The arch calls smp_note_wakeup() (<smp/smp.h>) on the CPU that
+ *   takes a wake-up from arch_smp_send_wakeup() (not its timer's):
+ *   smp_cpu_wakeups() counts them for the selftest
+ *   smp_wakeup_reaches_each_cpu, which checks that every one arrives.
  *
  * Without it, idle CPUs spin with arch_cpu_relax(): correct, but an
  * emulated machine with more CPUs than the host has cores crawls.

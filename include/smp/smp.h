@@ -224,6 +224,16 @@ size_t smp_cpu_mem_bytes(size_t size);
 void smp_cpu_mem_free(unsigned long addr, size_t size);
 
 /*
+ * smp_note_wakeup - arch code: this CPU took a wake-up that
+ * arch_smp_send_wakeup() sent it (not its idle timer). smp_cpu_wakeups -
+ * how many CPU @cpu took, read by any CPU: the selftest
+ * smp_wakeup_reaches_each_cpu checks with it that every wake-up arrives,
+ * which the idle timer would otherwise hide.
+ */
+void smp_note_wakeup(void);
+unsigned long smp_cpu_wakeups(unsigned int cpu);
+
+/*
  * smp_bringup_error - why smp_init() started no secondary CPU at all: 0,
  * or the arch's negative errno (-EOPNOTSUPP: this port or its firmware
  * cannot start CPUs). Selftests skip, naming it, rather than fail.

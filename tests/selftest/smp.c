@@ -314,7 +314,7 @@ static bool wakeup_taken(unsigned int cpu, unsigned long before)
 {
 	uint64_t start = arch_clock_ns();
 
-	while (arch_cpu_wakeups(cpu) == before)
+	while (smp_cpu_wakeups(cpu) == before)
 		if (arch_clock_ns() - start > WAKEUP_WAIT_NS)
 			return false;
 	return true;
@@ -344,16 +344,16 @@ SELFTEST(smp_wakeup_reaches_each_cpu, STAGE_BOOT + 3)
 			continue;
 		SELFTEST_EXPECT(arch_cpu_idle_sleeps(cpu), "cpu %u spins when "
 				"idle, cpu %u sleeps", cpu, me);
-		before = arch_cpu_wakeups(cpu);
+		before = smp_cpu_wakeups(cpu);
 		arch_smp_send_wakeup(cpu);
 		SELFTEST_EXPECT(wakeup_taken(cpu, before), "cpu %u took no "
 				"wake-up within %llu ms of one sent to it", cpu,
 				WAKEUP_WAIT_NS / 1000000);
 	}
-	before = arch_cpu_wakeups(me);
+	before = smp_cpu_wakeups(me);
 	arch_smp_send_wakeup(me);
 	arch_cpu_idle();
-	SELFTEST_EXPECT(arch_cpu_wakeups(me) != before, "cpu %u's "
+	SELFTEST_EXPECT(smp_cpu_wakeups(me) != before, "cpu %u's "
 			"arch_cpu_idle() did not take the wake-up sent to it "
 			"before", me);
 	return true;

@@ -18,7 +18,6 @@
 void arch_cpu_idle(void);
 void arch_smp_send_wakeup(unsigned int cpu);
 bool arch_cpu_idle_sleeps(unsigned int cpu);
-unsigned long arch_cpu_wakeups(unsigned int cpu);
 
 /* Entered at EL3 with no firmware, every CPU runs the entry (entry.S). */
 #define ARCH_HAS_CPUS_HELD_AT_ENTRY	1

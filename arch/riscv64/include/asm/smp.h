@@ -19,7 +19,6 @@
 void arch_cpu_idle(void);
 void arch_smp_send_wakeup(unsigned int cpu);
 bool arch_cpu_idle_sleeps(unsigned int cpu);
-unsigned long arch_cpu_wakeups(unsigned int cpu);
 
 static inline unsigned long arch_percpu_offset(void)
 {

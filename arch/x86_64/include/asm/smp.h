@@ -50,7 +50,6 @@ static inline void arch_set_percpu_offset(unsigned long off)
 void arch_cpu_idle(void);
 void arch_smp_send_wakeup(unsigned int cpu);
 bool arch_cpu_idle_sleeps(unsigned int cpu);
-unsigned long arch_cpu_wakeups(unsigned int cpu);
 
 static inline void arch_cpu_relax(void)
 {
