@@ -78,7 +78,11 @@ struct slab {
 	struct slab_pcpu *owner_pc;
 	/* The owner's (SLAB_ACTIVE), or its one holder's; frozen otherwise. */
 	int owner;			/* owning CPU, -1 without one (for checks) */
-	/* Constant: bytes from the slab to its struct slab_remote. */
+	/*
+	 * Constant: bytes from the slab to its struct slab_remote. A copy of
+	 * cache->remote_off, so that kfree()'s fast path finds the remote
+	 * word from this line alone, without a load of the cache first.
+	 */
 	unsigned int remote_off;
 	/* cache->lock. */
 	struct slab_list list;		/* on cache->partial */
