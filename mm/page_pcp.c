@@ -51,24 +51,11 @@ static bool pcp_disabled;		/* under tunables_lock */
 static bool cpu_dead_registered;	/* under tunables_lock */
 
 /*
- * What the last "pcp:" line said (under tunables_lock), so that a retune
+ * The last "pcp:" line printed (under tunables_lock), so that a retune
  * that changes nothing (the CPUs' start on a machine of one CPU) does
- * not say it again.
+ * not print it again.
  */
-static struct pcp_printed {
-	int batch, high, fraction;
-	unsigned int cpus;
-	unsigned long managed;
-	bool disabled;
-} pcp_printed;
-
-static bool pcp_printed_same(const struct pcp_printed *a,
-			     const struct pcp_printed *b)
-{
-	return a->batch == b->batch && a->high == b->high &&
-	       a->fraction == b->fraction && a->cpus == b->cpus &&
-	       a->managed == b->managed && a->disabled == b->disabled;
-}
+static char pcp_printed[160];
 
 static unsigned int rounddown_pow_of_two(unsigned long n)
 {
@@ -686,20 +673,20 @@ static void apply_tunables(bool print)
 	int batch = zone_batchsize(managed, cpus);
 	int high = zone_highsize(managed, batch, cpus);
 	cpumask_t all;
-	struct pcp_printed now = {
-		.batch = batch, .high = high, .cpus = cpus, .managed = managed,
-		.fraction = READ_ONCE(percpu_pagelist_high_fraction),
-		.disabled = pcp_disabled,
-	};
+	char line[sizeof(pcp_printed)];
 
-	if (print && !pcp_printed_same(&now, &pcp_printed))
-		pr_info("pcp: batch %d, high %d pages per list (orders 0..%d, "
-			"%u CPU%s, %lu pages, percpu_pagelist_high_fraction "
-			"%d)%s\n", batch, high, NR_PCP_ORDERS - 1, cpus,
-			cpus > 1 ? "s" : "", managed,
-			now.fraction, pcp_disabled ? "; disabled" : "");
-	if (print)
-		pcp_printed = now;
+	if (print) {
+		ksnprintf(line, sizeof(line), "pcp: batch %d, high %d pages "
+			  "per list (orders 0..%d, %u CPU%s, %lu pages, "
+			  "percpu_pagelist_high_fraction %d)%s", batch, high,
+			  NR_PCP_ORDERS - 1, cpus, cpus > 1 ? "s" : "", managed,
+			  READ_ONCE(percpu_pagelist_high_fraction),
+			  pcp_disabled ? "; disabled" : "");
+		if (strcmp(line, pcp_printed) != 0) {
+			pr_info("%s\n", line);
+			memcpy(pcp_printed, line, sizeof(line));
+		}
+	}
 	if (pcp_disabled) {
 		batch = 1;
 		high = 0;
