@@ -752,7 +752,7 @@ int pcp_high(void)
 #ifdef CONFIG_HOST
 void pcp_reset_for_test(void)
 {
-	/* Numbers never used share CPU 0's area: zeroing it again is harmless. */
+	/* Numbers never used have offset 0, the section, which stays zero. */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		memset(per_cpu_ptr(&pcp_pages[0], cpu), 0, sizeof(pcp_pages));
 		memset(per_cpu_ptr(&pcp_home, cpu), 0, sizeof(pcp_home));

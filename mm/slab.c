@@ -149,18 +149,17 @@ static void slab_tab_mark(struct slab *s, bool live)
 }
 
 /*
- * This CPU's slab state for a fast path, or NULL to take the general way:
- * on the host before a thread's first use (numbering it is a call), and
+ * This CPU's slab state for a fast path, or NULL to take the general way
  * when another CPU has a request pending for this one (smp/smp.h: the
  * general way answers it before touching this CPU's state). One offset
- * serves both per-CPU variables.
+ * serves both per-CPU variables. (On the host, a thread not numbered yet
+ * gets the state of no CPU, which holds no slab: the general way numbers
+ * it.)
  */
 static __always_inline struct slab_pcpu *slab_this_cpu_fast(void)
 {
-	unsigned long off;
+	unsigned long off = arch_percpu_offset_nocall();
 
-	if (unlikely(!arch_percpu_offset_nocall(&off)))
-		return NULL;
 	if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
 				     __ATOMIC_RELAXED)))
 		return NULL;

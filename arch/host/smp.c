@@ -4,9 +4,12 @@
  * CPUs runs, unchanged, on host threads (under ThreadSanitizer too).
  *
  * A thread becomes a CPU on its first smp_processor_id() or this_cpu_ptr():
- * it takes the lowest free number, that number's per-CPU area (CPU 0's is
- * the section itself, the others are allocated on first use, zeroed,
- * cache-line aligned) and its online bit. When it exits, a thread-specific
+ * it takes the lowest free number, that number's per-CPU area (allocated
+ * on the number's first use, zeroed, cache-line aligned) and its online
+ * bit. The section itself is no CPU's: it is what a thread reads before
+ * it calls in (offset 0, arch_percpu_offset_nocall()), so nobody writes
+ * it and it stays zero, and the inline fast paths, which do not number a
+ * thread, find no slab and empty lists there and go their general way. When it exits, a thread-specific
  * key's destructor runs the smp_register_cpu_dead() hooks on that thread,
  * still as that CPU, then gives the number back. A number given out again
  * finds its per-CPU area as the hooks left it, as a CPU that comes back
@@ -41,7 +44,7 @@ static __thread unsigned int host_cpu_id;
 /* Everything below is under cpus_lock. */
 static pthread_mutex_t cpus_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool cpu_taken[NR_CPUS];
-static char *cpu_area[NR_CPUS];		/* CPU n's copy; [0]: the section */
+static char *cpu_area[NR_CPUS];		/* CPU n's copy, or NULL */
 static void (*cpu_dead_hooks[MAX_CPU_DEAD_HOOKS])(unsigned int cpu);
 static unsigned int nr_cpu_dead_hooks;
 
@@ -80,12 +83,10 @@ unsigned long host_cpu_register(void)
 	}
 	cpu_taken[cpu] = true;
 	if (!cpu_area[cpu]) {
-		cpu_area[cpu] = cpu ? aligned_alloc(PERCPU_AREA_ALIGN, size)
-				    : __per_cpu_start;
+		cpu_area[cpu] = aligned_alloc(PERCPU_AREA_ALIGN, size);
 		if (!cpu_area[cpu])
 			abort();
-		if (cpu)
-			memset(cpu_area[cpu], 0, size);
+		memset(cpu_area[cpu], 0, size);
 	}
 	__per_cpu_offset[cpu] = (uintptr_t)cpu_area[cpu] -
 				(uintptr_t)__per_cpu_start;
@@ -104,6 +105,14 @@ unsigned long host_cpu_register(void)
 	/* Any non-NULL value: the destructor runs only for those. */
 	pthread_setspecific(cpu_exit_key, (void *)1);
 	return host_percpu_offset;
+}
+
+bool host_percpu_section_untouched(void)
+{
+	for (const char *p = __per_cpu_start; p < __per_cpu_end; p++)
+		if (*p)
+			return false;
+	return true;
 }
 
 /* The exiting thread, still CPU host_cpu_id: hooks, then the number back. */
@@ -128,6 +137,7 @@ static void cpu_exit(void *value)
 	cpu_taken[cpu] = false;
 	pthread_mutex_unlock(&cpus_lock);
 	host_cpu_registered = false;
+	host_percpu_offset = 0;		/* no CPU's again */
 }
 
 unsigned int smp_processor_id(void)

@@ -7,8 +7,9 @@
  *
  * The fast paths serve an order up to PAGE_ALLOC_COSTLY_ORDER from this
  * CPU's home set (mm/page_pcp.h): they read the per-CPU offset once
- * (arch_percpu_offset_nocall(), which on the host also says whether the
- * thread is numbered yet), which finds the home set at a fixed place,
+ * (arch_percpu_offset_nocall(); on the host, for a thread not numbered
+ * yet, that of no CPU, whose lists are empty and closed), which finds the
+ * home set at a fixed place,
  * test the list's count against its gate (limit: 0 while closed, which a
  * CPU posting this one a request does, so no "request pending" word is
  * read here), then pop or push one array slot and write the block's
@@ -158,11 +159,9 @@ static inline __attribute__((always_inline)) struct page *
 pcp_alloc_fast(gfp_t gfp, unsigned int order)
 {
 	struct pcp_list *list;
-	unsigned long off, n;
+	unsigned long off = arch_percpu_offset_nocall(), n;
 	struct page *page;
 
-	if (unlikely(!arch_percpu_offset_nocall(&off)))
-		return NULL;
 	if (unlikely(order >= NR_PCP_ORDERS || (gfp & HOME_SLOW_GFP)))
 		return NULL;
 	list = pcp_home_list(off, order);
@@ -191,10 +190,8 @@ static inline __attribute__((always_inline)) bool pcp_free_fast(struct page *pag
 {
 	struct pcp_list *list;
 	struct pcp_home *home;
-	unsigned long off, n;
+	unsigned long off = arch_percpu_offset_nocall(), n;
 
-	if (unlikely(!arch_percpu_offset_nocall(&off)))
-		return false;
 	home = __percpu_shift(&pcp_home, off);
 	/*
 	 * Integers, not pointers: @page may point anywhere, and its byte is

@@ -256,10 +256,8 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 		   size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
 		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
 		struct kmem_cache_cpu *c;
-		unsigned long off, *lw, bits;
+		unsigned long off = arch_percpu_offset_nocall(), *lw, bits;
 
-		if (unlikely(!arch_percpu_offset_nocall(&off)))
-			goto slow;
 		/* A request pending for this CPU: the general way answers it. */
 		if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
 					     __ATOMIC_RELAXED)))
@@ -313,7 +311,7 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	/* Acquire: @tab and @vlo are written before @n is published. */
 	unsigned long n = smp_load_acquire(&slab_tab.n);
 	unsigned long rel = (uintptr_t)p - slab_tab.vlo;
-	unsigned long off, idx, bit, m, *lw, cpu, e;
+	unsigned long off, idx, bit, m, *lw, e;
 	struct slab *s;
 	int k;
 
@@ -331,8 +329,8 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	if (unlikely((idx << SLAB_OBJ_SHIFT(e)) != off || idx < SLAB_OBJ_FIRST(e)))
 		goto slow;
 	/* From here @p is the start of an object of @s. */
-	if (unlikely(!arch_percpu_offset_nocall(&cpu) ||
-		     READ_ONCE(s->owner_pc) != __percpu_shift(&slab_pcpu, cpu)))
+	if (unlikely(READ_ONCE(s->owner_pc) !=
+		     __percpu_shift(&slab_pcpu, arch_percpu_offset_nocall())))
 		goto object;
 	lw = &s->map[idx / 64 * SLAB_MAP_LONGS];
 	bit = 1UL << (idx % 64);

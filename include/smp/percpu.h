@@ -4,9 +4,10 @@
  * DEFINE_PER_CPU(type, name) puts the variable in the per-CPU section
  * ("bb_percpu"; __per_cpu_start..__per_cpu_end in each linker script, the
  * linker's __start_bb_percpu..__stop_bb_percpu on the host). That section
- * is the boot CPU's copy, zeroed with BSS; every other CPU gets a zeroed
- * copy of the same size, at an offset from the section kept in the
- * architecture's per-CPU register (arch_percpu_offset(), <asm/smp.h>).
+ * is the boot CPU's copy, zeroed with BSS (on the host, no CPU's: a
+ * thread not yet numbered reads it, see arch/host/smp.c); every other
+ * CPU gets a zeroed copy of the same size, at an offset from the section
+ * kept in the architecture's per-CPU register (arch_percpu_offset(), <asm/smp.h>).
  * Per-CPU variables therefore start zero on every CPU: initialise them
  * in code, not in the definition.
  *
@@ -34,10 +35,10 @@
 #define DECLARE_PER_CPU(type, name)					\
 	extern __typeof__(type) name
 
-/* __per_cpu_offset[cpu]: CPU @cpu's offset; 0 for the boot CPU. */
+/* __per_cpu_offset[cpu]: CPU @cpu's offset; 0 for a kernel's boot CPU. */
 extern unsigned long __per_cpu_offset[];
 
-/* The section itself: the boot CPU's copy (the host's linker names it). */
+/* The section itself (the host's linker names it). */
 #ifdef CONFIG_HOST
 extern char __start_bb_percpu[], __stop_bb_percpu[];
 #define __per_cpu_start		__start_bb_percpu
@@ -53,17 +54,17 @@ extern char __per_cpu_start[], __per_cpu_end[];
 #define this_cpu_ptr(ptr)	__percpu_shift(ptr, arch_percpu_offset())
 
 /*
- * arch_percpu_offset_nocall(&off) - for a fast path: set off to this
- * CPU's offset and return true, or return false when finding it would
- * take a call (on the host, a thread's first use, which numbers it); the
- * caller then goes its slow way, which uses this_cpu_ptr(). On the kernel
- * targets the offset is one register read and this is never false.
+ * arch_percpu_offset_nocall() - this CPU's offset, for a fast path: no
+ * call, however the arch finds it. On the kernel targets it is the
+ * per-CPU register. On the host a thread that has not called in yet
+ * reads offset 0, the section itself, which no CPU owns and nobody
+ * writes (arch/host/smp.c): a fast path finds nothing there (no slab, an
+ * empty list) and takes its general way, which numbers the thread.
  */
 #ifndef ARCH_HAS_PERCPU_OFFSET_NOCALL
-static inline bool arch_percpu_offset_nocall(unsigned long *off)
+static inline unsigned long arch_percpu_offset_nocall(void)
 {
-	*off = arch_percpu_offset();
-	return true;
+	return arch_percpu_offset();
 }
 #endif
 #define per_cpu_ptr(ptr, cpu)	__percpu_shift(ptr, __per_cpu_offset[cpu])

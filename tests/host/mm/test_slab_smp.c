@@ -32,6 +32,9 @@
  *                        free, not before; one with fewer is listed when
  *                        the page allocator is exhausted, and its free
  *                        object is handed out
+ *   no_cpus_area_stays_zero  after all those threads' first kmalloc() and
+ *                        kfree() on the per-CPU section (no CPU's), it
+ *                        is still all zero
  * Each ends with every object freed, kmem_cache_shrink_all(), and the
  * free page count, page_alloc_check() and slab_check() as before.
  */
@@ -602,6 +605,17 @@ static bool full_slab_waits_for_its_share(void)
 	return drain_and_check(before);
 }
 
+/*
+ * Every thread above began with a fast path on the per-CPU section, no
+ * CPU's (arch/host/smp.c): none of them may have written it.
+ */
+static bool no_cpus_area_stays_zero(void)
+{
+	EXPECT(host_percpu_section_untouched(),
+	       "the per-CPU section, no CPU's, was written");
+	return true;
+}
+
 static const struct host_test tests[] = {
 	HOST_TEST(cross_cpu_churn),
 	HOST_TEST(threads_come_and_go),
@@ -610,6 +624,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(others_empty_slabs_on_exhaustion),
 	HOST_TEST(remote_free_in_flight_keeps_the_slab),
 	HOST_TEST(full_slab_waits_for_its_share),
+	HOST_TEST(no_cpus_area_stays_zero),
 };
 
 int main(void)

@@ -6,7 +6,9 @@
  *   locks: N threads, one spinlock, plain increments: exact totals
  *   atomics: the same with atomics alone, cmpxchg loops included
  *   per-CPU areas: distinct numbers and areas for live threads, each
- *     zeroed and cache-line aligned, this_cpu_ptr == per_cpu_ptr(own id)
+ *     zeroed and cache-line aligned, this_cpu_ptr == per_cpu_ptr(own id);
+ *     a thread not yet numbered reads the section, no CPU's, which stays
+ *     zero
  *   cpu-dead hooks: run on the exiting thread with its number, after
  *     which the number is offline and handed out again
  *   panics, each in a child process: a recursive lock, an unlock by the
@@ -167,9 +169,8 @@ static bool percpu_areas_are_distinct(void)
 		EXPECT(s.copy[i], "thread %d: its copy is not its cpu's", i);
 		EXPECT(s.id[i] != smp_processor_id() && s.id[i] < NR_CPUS,
 		       "thread %d has the main thread's number %u", i, s.id[i]);
-		EXPECT(s.id[i] == 0 ||
-		       ((uintptr_t)s.copy[i] - ((uintptr_t)&mine -
-					      (uintptr_t)__per_cpu_start)) %
+		EXPECT(((uintptr_t)s.copy[i] - ((uintptr_t)&mine -
+					       (uintptr_t)__per_cpu_start)) %
 		       PERCPU_AREA_ALIGN == 0,
 		       "cpu %u's area is not cache-line aligned", s.id[i]);
 		EXPECT(*s.copy[i] == s.first[i] + 1000, "cpu %u: %lu",
@@ -179,6 +180,37 @@ static bool percpu_areas_are_distinct(void)
 			       "threads %d and %d share cpu %u", j, i,
 			       s.id[i]);
 	}
+	return true;
+}
+
+/*
+ * Before it calls in, a thread's fast-path offset is 0: the section, no
+ * CPU's, where @mine reads 0 however much the CPUs have counted; after,
+ * its own area's.
+ */
+static void *unnumbered_worker(void *arg)
+{
+	bool *ok = arg;
+	unsigned long before = arch_percpu_offset_nocall();
+	unsigned long seen = *__percpu_shift(&mine, before);
+	unsigned int id = smp_processor_id();
+
+	*ok = before == 0 && seen == 0 &&
+	      arch_percpu_offset_nocall() == __per_cpu_offset[id] &&
+	      __per_cpu_offset[id] != 0;
+	return NULL;
+}
+
+static bool unnumbered_thread_reads_no_cpus_area(void)
+{
+	bool ok = false;
+
+	(*this_cpu_ptr(&mine))++;
+	run_threads(1, unnumbered_worker, &ok);
+	EXPECT(ok, "a new thread's offset is not 0 before it calls in, or "
+	       "not its own after");
+	EXPECT(host_percpu_section_untouched(),
+	       "the per-CPU section, no CPU's, was written");
 	return true;
 }
 
@@ -674,6 +706,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(spinlock_counts_exactly),
 	HOST_TEST(atomics_count_exactly),
 	HOST_TEST(percpu_areas_are_distinct),
+	HOST_TEST(unnumbered_thread_reads_no_cpus_area),
 	HOST_TEST(cpu_dead_hook_runs_and_the_number_returns),
 	HOST_TEST(debug_checks_panic_with_both_cpus),
 	HOST_TEST(more_threads_than_nr_cpus_panics),

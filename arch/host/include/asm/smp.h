@@ -5,7 +5,8 @@
  * The per-CPU offset is a thread-local variable. A thread that has not
  * called in yet gets a CPU number and a per-CPU area on its first
  * this_cpu_ptr() or smp_processor_id(), so that mm/ code runs unchanged
- * on any thread. Spinning yields the host CPU (after HOST_RELAX_SPINS
+ * on any thread; until then its offset is 0, the section itself, which
+ * is no CPU's. Spinning yields the host CPU (after HOST_RELAX_SPINS
  * turns, see below): test threads outnumber the host's cores, and a
  * waiter that spins on while the holder waits for a core only burns
  * time. Interrupts do not exist: irqsave is a no-op.
@@ -30,6 +31,8 @@ extern HOST_TLS unsigned int host_relax_turns;
 
 /* host_cpu_register - number this thread and give it an area. */
 unsigned long host_cpu_register(void);
+/* For tests: the section that is no CPU's is still all zero. */
+bool host_percpu_section_untouched(void);
 
 static inline unsigned long arch_percpu_offset(void)
 {
@@ -39,16 +42,17 @@ static inline unsigned long arch_percpu_offset(void)
 }
 
 /*
- * The offset without the call that numbers a new thread: false when this
- * thread has not called in yet (its fast path then takes the slow one,
- * which calls arch_percpu_offset()). A fast path that used the calling
- * form would keep its registers across that call on every pass.
+ * The offset without the call that numbers a new thread: 0, the section
+ * that no CPU owns and nobody writes, until the thread has called in
+ * (arch/host/smp.c). A fast path there finds nothing of its own and goes
+ * its general way, which calls arch_percpu_offset(). A fast path that
+ * used the calling form would keep its registers across that call on
+ * every pass.
  */
 #define ARCH_HAS_PERCPU_OFFSET_NOCALL
-static inline bool arch_percpu_offset_nocall(unsigned long *off)
+static inline unsigned long arch_percpu_offset_nocall(void)
 {
-	*off = host_percpu_offset;
-	return __builtin_expect(host_cpu_registered, 1);
+	return host_percpu_offset;
 }
 
 static inline void arch_set_percpu_offset(unsigned long off)
