@@ -36,6 +36,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <mm/mm.h>
+#include <smp/smp.h>
 #include "../mm/page_state.h"
 #include "bench.h"
 #include "map.h"
@@ -118,9 +119,10 @@ static void make_present(phys_addr_t base, unsigned long pages)
 
 /*
  * The allocator's own static state (its zones and node data, memblock's
- * region arrays, the per-CPU sets) is part of the kernel image on bare
- * metal: make the program's data and BSS present, keeping their
- * contents, so that only RAM is measured.
+ * region arrays) is part of the kernel image on bare metal: make the
+ * program's data and BSS present, keeping their contents, so that only
+ * RAM is measured. (The per-CPU sets are in this thread's per-CPU area:
+ * see bench_handoff().)
  */
 extern char __data_start[], _end[];
 
@@ -180,6 +182,12 @@ int bench_handoff(const struct bench_opts *o)
 	if (o->present) {
 		make_present(base, total);
 		touch_static_state();
+		/*
+		 * This thread's per-CPU area, the section in the image on
+		 * bare metal: the host makes it (zeroed, so present) when the
+		 * thread first calls in.
+		 */
+		smp_processor_id();
 	}
 	faults = minor_faults();
 	t0 = bench_now_ns();
