@@ -11,7 +11,6 @@
 #include <lib/bitops.h>
 #include <lib/types.h>
 
-extern const uint8_t debruijn_index[64];
 int __clzdi2(uint64_t x);
 int __ctzdi2(uint64_t x);
 int __clzsi2(uint32_t x);
@@ -21,8 +20,8 @@ int __popcountsi2(uint32_t x);
 
 /*
  * Undefined for 0, as the builtins are; callers never pass 0. A de Bruijn
- * multiply and a table lookup, not a loop. The slab allocator's inline
- * fast path (include/mm/slab_fast.h) takes a ctz on every allocation and
+ * multiply and a table lookup, not a loop. __ffs() (<lib/bitops.h>),
+ * which the slab allocator's inline fast path takes on every allocation,
  * does the same lookup itself, without the call: hence not static.
  */
 const uint8_t debruijn_index[64] = {
@@ -31,7 +30,6 @@ const uint8_t debruijn_index[64] = {
 	46, 55, 26, 59, 40, 36, 15, 53, 34, 51, 20, 43, 31, 22, 10, 45,
 	25, 39, 14, 33, 19, 30,  9, 24, 13, 18,  8, 12,  7,  6,  5, 63,
 };
-#define DEBRUIJN64	0x03f79d71b4cb0a89ULL
 
 int __clzdi2(uint64_t x)
 {
@@ -47,8 +45,8 @@ int __clzdi2(uint64_t x)
 
 int __ctzdi2(uint64_t x)
 {
-	/* x ^ (x - 1): the lowest set bit and every bit below it. */
-	return debruijn_index[((x ^ (x - 1)) * DEBRUIJN64) >> 58];
+	/* Its lookup where the CPU has no count (never a call back here). */
+	return (int)__ffs(x);
 }
 
 int __clzsi2(uint32_t x)

@@ -652,7 +652,7 @@ static __always_inline void *slab_take_object(struct kmem_cache *cache,
 	if (unlikely(!bits))
 		return NULL;
 	WRITE_ONCE(*lw, bits & (bits - 1));
-	i = (unsigned long)__builtin_ctzl(bits);
+	i = __ffs(bits);
 	obj = c->base + (shift ? i << shift : i * cache->size);
 	if (CONFIG_SLAB_DEBUG)
 		slab_debug_on_alloc(cache, obj);
@@ -1436,14 +1436,18 @@ static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 /*
  * The class of each size, by 8-byte steps (<mm/slab_fast.h>). Filled by
  * kmem_cache_init() before any CPU has a slab: the fast path uses what it
- * reads only once its CPU's cursor is set, after that CPU's own call to it.
+ * reads only once its CPU's cursor is set, after that CPU's own call to
+ * it. Before, every entry names the first class, whose cursor is unset.
  */
-uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+uint8_t kmalloc_class_shift[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE] = {
+	[0 ... KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE - 1] = KMALLOC_SHIFT_LOW
+};
 
 static void kmalloc_class_init(void)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(kmalloc_class); i++)
-		kmalloc_class[i] = (uint8_t)kmalloc_index((i + 1) * KMALLOC_MIN_SIZE);
+	for (size_t i = 0; i < ARRAY_SIZE(kmalloc_class_shift); i++)
+		kmalloc_class_shift[i] = (uint8_t)(KMALLOC_SHIFT_LOW +
+			kmalloc_index((i + 1) * KMALLOC_MIN_SIZE));
 }
 
 static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)

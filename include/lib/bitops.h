@@ -1,5 +1,6 @@
 /*
- * bitops.h - bit counts without a call: hweight_long(), Linux's name.
+ * bitops.h - bit counts without a call: hweight_long() and __ffs(),
+ * Linux's names.
  *
  * GCC turns __builtin_popcountl() into a call to libgcc's (or
  * lib/compiler_rt.c's) __popcountdi2 wherever the CPU has no bit-count
@@ -25,6 +26,36 @@ static inline unsigned int hweight_long(unsigned long x)
 	x = (x & 0x3333333333333333UL) + ((x >> 2) & 0x3333333333333333UL);
 	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fUL;
 	return (unsigned int)((x * 0x0101010101010101UL) >> 56);
+#endif
+}
+
+/*
+ * lib/compiler_rt.c's de Bruijn table: for m, the mask of bits 0 to i,
+ * entry (m * DEBRUIJN64) >> 58 is i.
+ */
+extern const uint8_t debruijn_index[64];
+#define DEBRUIJN64	0x03f79d71b4cb0a89UL
+
+/*
+ * The index of the lowest set bit of @x; undefined for 0. Without a call
+ * on every target, and as a whole word: on x86_64 the bit scan (tzcnt
+ * where the CPU has BMI1, which gives the same index for any @x but 0)
+ * writes the full register, where __builtin_ctzl()'s int result costs a
+ * sign extension before it scales an address; on riscv64 without Zbb,
+ * the de Bruijn lookup of __ctzdi2() inline.
+ */
+static inline __attribute__((always_inline)) unsigned long __ffs(unsigned long x)
+{
+#if defined(__x86_64__)
+	unsigned long index;
+
+	__asm__("rep; bsf %1, %0" : "=r"(index) : "rm"(x) : "cc");
+	return index;
+#elif defined(__riscv) && !defined(__riscv_zbb)
+	/* x ^ (x - 1): the lowest set bit and every bit below it. */
+	return debruijn_index[((x ^ (x - 1)) * DEBRUIJN64) >> 58];
+#else
+	return (unsigned long)__builtin_ctzl(x);
 #endif
 }
 

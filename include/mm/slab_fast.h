@@ -29,6 +29,7 @@
 #endif
 
 #include <lib/atomic.h>
+#include <lib/bitops.h>
 #include <lib/compiler.h>
 #include <lib/types.h>
 #include <mm/gfp.h>
@@ -217,33 +218,20 @@ struct slab_tab {
 extern struct slab_tab slab_tab;
 
 /*
- * The class of each size, by 8-byte steps: kmalloc_class[(size - 1) / 8]
- * is the index of the class of 1..KMALLOC_MAX_CACHE_SIZE bytes (0 until
- * kmem_cache_init(); a CPU's cursors are set only after its own call).
+ * The class of each size, by 8-byte steps: kmalloc_class_shift[(size -
+ * 1) / 8] is log2 of the class's object size for 1..KMALLOC_MAX_CACHE_SIZE
+ * bytes, its index plus KMALLOC_SHIFT_LOW: the fast path scales the
+ * object's number by it as it is. KMALLOC_SHIFT_LOW (the first class)
+ * until kmem_cache_init(); a CPU's cursors are set only after its own
+ * call.
  */
-extern uint8_t kmalloc_class[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+extern uint8_t kmalloc_class_shift[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
 
 /* The general ways: every check, every case (mm/slab.c). */
 void *__kmalloc(size_t size, gfp_t gfp);
 void __kfree(const void *p);
 /* __kfree() of @p, which the slab table and @s's header say starts an object. */
 void __kfree_object(struct slab *s, const void *p);
-
-/* The index of the lowest set bit of @x (not 0), without a call. */
-static inline __attribute__((always_inline)) unsigned int slab_ctz(unsigned long x)
-{
-#if defined(__riscv) && !defined(__riscv_zbb)
-	/*
-	 * No bit-count instruction: lib/compiler_rt.c's de Bruijn lookup
-	 * (x ^ (x - 1): the lowest set bit and every bit below it), inline.
-	 */
-	extern const uint8_t debruijn_index[64];
-
-	return debruijn_index[((x ^ (x - 1)) * 0x03f79d71b4cb0a89UL) >> 58];
-#else
-	return (unsigned int)__builtin_ctzl(x);
-#endif
-}
 
 /*
  * kmalloc - @size bytes (see <mm/slab.h>). Inline: the lowest free
@@ -254,7 +242,8 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 {
 	if (likely(!CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO) &&
 		   size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
-		unsigned long idx = kmalloc_class[(size - 1) / KMALLOC_MIN_SIZE];
+		unsigned long shift =
+			kmalloc_class_shift[(size - 1) / KMALLOC_MIN_SIZE];
 		struct kmem_cache_cpu *c;
 		unsigned long off = arch_percpu_offset_nocall(), *lw, bits;
 
@@ -262,7 +251,7 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 		if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
 					     __ATOMIC_RELAXED)))
 			goto slow;
-		c = &__percpu_shift(&slab_pcpu, off)->c[idx];
+		c = &__percpu_shift(&slab_pcpu, off)->c[shift - KMALLOC_SHIFT_LOW];
 		lw = c->word;
 		if (unlikely(!lw))
 			goto slow;
@@ -283,8 +272,7 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 			WRITE_ONCE(*lw, bits & (bits - 1));
 			__atomic_store_n(&lw[SLAB_MAP_FREED], 0, __ATOMIC_RELEASE);
 		}
-		return c->base + ((unsigned long)slab_ctz(bits) <<
-				  (idx + KMALLOC_SHIFT_LOW));
+		return c->base + (__ffs(bits) << shift);
 	}
 slow:
 	return __kmalloc(size, gfp);
