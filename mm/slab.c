@@ -150,25 +150,50 @@ static void slab_tab_mark(struct slab *s, bool live)
 
 /*
  * This CPU's slab state for a fast path, or NULL to take the general way
- * when another CPU has a request pending for this one (smp/smp.h: the
- * general way answers it before touching this CPU's state). One offset
- * serves both per-CPU variables. (On the host, a thread not numbered yet
- * gets the state of no CPU, which holds no slab: the general way numbers
- * it.)
+ * when another CPU has posted a request for this one, which closed its
+ * gate (smp/smp.h: the general way answers it before touching this
+ * CPU's state). (On the host, a thread not numbered yet gets the state
+ * of no CPU, which holds no slab: the general way numbers it.)
  */
 static __always_inline struct slab_pcpu *slab_this_cpu_fast(void)
 {
-	unsigned long off = arch_percpu_offset_nocall();
+	struct slab_pcpu *pc = __percpu_shift(&slab_pcpu,
+					      arch_percpu_offset_nocall());
 
-	if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
-				     __ATOMIC_RELAXED)))
+	if (unlikely(__atomic_load_n(&pc->gate, __ATOMIC_RELAXED)))
 		return NULL;
-	return __percpu_shift(&slab_pcpu, off);
+	return pc;
 }
 
-/* The general way's poll point: answer this CPU's pending requests. */
+/* smp_on_request_posted()'s function: close CPU @cpu's fast paths. */
+static void slab_request_posted(unsigned int cpu)
+{
+	__atomic_store_n(&per_cpu_ptr(&slab_pcpu, cpu)->gate, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * The general way's poll point: open this CPU's gate if a sender closed
+ * it, and answer this CPU's pending requests.
+ */
 static inline void slab_poll(void)
 {
+	int *gate = &this_cpu_ptr(&slab_pcpu)->gate;
+
+	if (__atomic_load_n(gate, __ATOMIC_RELAXED)) {
+		__atomic_store_n(gate, 0, __ATOMIC_RELAXED);
+		/*
+		 * The opening before the look at the request word, a
+		 * read-modify-write (acquire and release; a fence would do,
+		 * but ThreadSanitizer knows none): a sender whose add
+		 * (smp/call.c's post(), acquire and release too) comes after
+		 * ours in that word's order closes after our opening; one
+		 * whose add comes before is seen here.
+		 */
+		if (__atomic_fetch_or(this_cpu_ptr(&smp_requests_pending), 0U,
+				      __ATOMIC_ACQ_REL))
+			smp_request_poll();
+		return;
+	}
 	if (smp_request_pending())
 		smp_request_poll();
 }
@@ -1070,6 +1095,8 @@ void kmem_cache_init(void)
 			smp_register_cpu_dead(slab_cpu_dead);
 			slab_hook_registered = true;
 		}
+		/* Before any CPU has a cursor: its gate closes from then on. */
+		smp_on_request_posted(slab_request_posted);
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);

@@ -16,8 +16,8 @@
  * bits to the alloc word when that runs dry.
  * No lock, no atomic read-modify-write, no call.
  * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
- * request pending for this CPU, another CPU's slab, a large block, any
- * pointer not so proven) takes the out-of-line paths, __kmalloc() and
+ * request posted for this CPU (its gate closed), another CPU's slab, a
+ * large block, any pointer not so proven) takes the out-of-line paths, __kmalloc() and
  * __kfree() in mm/slab.c, which check everything again: a bad free is
  * refused there with the same message as ever.
  */
@@ -141,6 +141,14 @@ struct kmem_cache_cpu {
 #define SLAB_CPU_PARTIAL	4
 
 struct slab_pcpu {
+	/*
+	 * The fast paths' gate: nonzero once a request was posted for this
+	 * CPU (smp_on_request_posted(): any CPU, a relaxed store), which
+	 * sends them the general way, where slab_poll() opens it (this CPU
+	 * only) and answers the request. Beside the cursors, so that
+	 * kmalloc() tests it from the address it has already made.
+	 */
+	int gate;
 	struct kmem_cache_cpu c[SLAB_MAX_CACHES];
 	struct slab *partial[SLAB_MAX_CACHES][SLAB_CPU_PARTIAL];
 	/* Pages in large kmalloc blocks this CPU took minus those it freed. */
@@ -245,13 +253,14 @@ static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gf
 		unsigned long shift =
 			kmalloc_class_shift[(size - 1) / KMALLOC_MIN_SIZE];
 		struct kmem_cache_cpu *c;
-		unsigned long off = arch_percpu_offset_nocall(), *lw, bits;
+		struct slab_pcpu *pc = __percpu_shift(&slab_pcpu,
+						      arch_percpu_offset_nocall());
+		unsigned long *lw, bits;
 
-		/* A request pending for this CPU: the general way answers it. */
-		if (unlikely(__atomic_load_n(__percpu_shift(&smp_requests_pending, off),
-					     __ATOMIC_RELAXED)))
+		/* A request posted for this CPU: the general way answers it. */
+		if (unlikely(__atomic_load_n(&pc->gate, __ATOMIC_RELAXED)))
 			goto slow;
-		c = &__percpu_shift(&slab_pcpu, off)->c[shift - KMALLOC_SHIFT_LOW];
+		c = &pc->c[shift - KMALLOC_SHIFT_LOW];
 		lw = c->word;
 		if (unlikely(!lw))
 			goto slow;

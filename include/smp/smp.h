@@ -147,11 +147,11 @@ void smp_request_poll(void);
  * it posts to CPU @cpu, once smp_requests_pending counts it (an add with
  * acquire and release): a fast path that reads a gate of its own instead
  * of smp_requests_pending has its senders close that gate (the page
- * allocator's per-CPU lists, mm/page_pcp.c); the CPU opens it again, then
- * reads smp_requests_pending with a read-modify-write (acquire and
- * release), so that either it sees the request or the closing comes
- * after its opening. @fn runs on the sender, must not wait or send, and may touch
- * only that gate. Each function given runs, in the order given; giving
+ * allocator's per-CPU lists, mm/page_pcp.c; kmalloc(), mm/slab.c); the
+ * CPU opens it again, then reads smp_requests_pending with a
+ * read-modify-write (acquire and release), so that either it sees the
+ * request or the closing comes after its opening. @fn runs on the
+ * sender, must not wait or send, and may touch only that gate. Each function given runs, in the order given; giving
  * one again (as every CPU that sets up its gate does) adds nothing. Up to
  * four; a fifth panics. None can be taken away.
  */

@@ -32,6 +32,9 @@
  *                        free, not before; one with fewer is listed when
  *                        the page allocator is exhausted, and its free
  *                        object is handed out
+ *   fast_path_answers_requests  a CPU that only runs kmalloc() and kfree()
+ *                        pairs inline answers a request in time: the
+ *                        sender closes its gate
  *   no_cpus_area_stays_zero  after all those threads' first kmalloc() and
  *                        kfree() on the per-CPU section (no CPU's), it
  *                        is still all zero
@@ -606,6 +609,74 @@ static bool full_slab_waits_for_its_share(void)
 }
 
 /*
+ * A CPU that only ever takes kmalloc()'s and kfree()'s inline paths (a
+ * pair of one size: the alloc word's bits, then the freed word's taken
+ * back inline) reaches no poll point of its own: a sender's request must
+ * close its gate, so that its next kmalloc() goes the general way and
+ * answers. Without that, the request times out.
+ */
+static int spinner_cpu = -1;		/* atomic: set once it has pairs going */
+static bool spinner_stop;		/* atomic */
+static unsigned int spinner_answered;	/* atomic: the request's runs */
+
+static void *pair_spinner(void *arg)
+{
+	(void)arg;
+	for (unsigned long i = 0; !__atomic_load_n(&spinner_stop, __ATOMIC_RELAXED); i++) {
+		void *p = kmalloc(32, GFP_KERNEL);
+
+		CHECK(p);
+		kfree(p);
+		if (i == 1000)
+			__atomic_store_n(&spinner_cpu, (int)smp_processor_id(),
+					 __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void count_answer(unsigned int cpu, void *arg)
+{
+	(void)cpu;
+	(void)arg;
+	__atomic_fetch_add(&spinner_answered, 1, __ATOMIC_RELAXED);
+}
+
+static bool fast_path_answers_requests(void)
+{
+	uint64_t saved = smp_request_timeout_ns;
+	unsigned long before;
+	unsigned int missed;
+	cpumask_t one;
+	pthread_t t;
+	int cpu;
+
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = kmem_cache_create("smp-72", 72, 0, 0, NULL);
+	spinner_cpu = -1;
+	spinner_stop = false;
+	spinner_answered = 0;
+	EXPECT(pthread_create(&t, NULL, pair_spinner, NULL) == 0, "thread");
+	while ((cpu = __atomic_load_n(&spinner_cpu, __ATOMIC_ACQUIRE)) < 0 &&
+	       !__atomic_load_n(&failed, __ATOMIC_RELAXED))
+		sched_yield();
+	cpumask_clear(&one);
+	if (cpu >= 0)
+		cpumask_set_cpu((unsigned int)cpu, &one);
+	smp_request_timeout_ns = 2ULL * 1000 * 1000 * 1000;
+	missed = cpu >= 0 ? smp_request_cpus(&one, count_answer, NULL, NULL) : 1;
+	smp_request_timeout_ns = saved;
+	__atomic_store_n(&spinner_stop, true, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	EXPECT(!failed, "the spinner failed at test_slab_smp.c:%d", failed);
+	EXPECT(missed == 0 && spinner_answered == 1,
+	       "cpu %d, in kmalloc()'s and kfree()'s inline paths, did not "
+	       "answer (%u missed, %u runs)", cpu, missed, spinner_answered);
+	return drain_and_check(before);
+}
+
+/*
  * Every thread above began with a fast path on the per-CPU section, no
  * CPU's (arch/host/smp.c): none of them may have written it.
  */
@@ -624,6 +695,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(others_empty_slabs_on_exhaustion),
 	HOST_TEST(remote_free_in_flight_keeps_the_slab),
 	HOST_TEST(full_slab_waits_for_its_share),
+	HOST_TEST(fast_path_answers_requests),
 	HOST_TEST(no_cpus_area_stays_zero),
 };
 
