@@ -1,5 +1,6 @@
 /*
- * bitops.h - bit counts without a call: hweight_long() and __ffs(),
+ * bitops.h - bit operations without a call: hweight_long(), __ffs() and
+ * ror64(),
  * Linux's names.
  *
  * GCC turns __builtin_popcountl() into a call to libgcc's (or
@@ -27,6 +28,13 @@ static inline unsigned int hweight_long(unsigned long x)
 	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fUL;
 	return (unsigned int)((x * 0x0101010101010101UL) >> 56);
 #endif
+}
+
+/* @x rotated right by @s bits, @s < 64: one instruction where the CPU has it. */
+static inline __attribute__((always_inline)) unsigned long ror64(unsigned long x,
+								  unsigned int s)
+{
+	return x >> s | x << (-s & 63);
 }
 
 /*

@@ -322,9 +322,23 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 		goto slow;
 	off = rel << k >> k;
 	s = (struct slab *)((uintptr_t)p - off);
+#if defined(__riscv) && !defined(__riscv_zbb)
+	/* No rotate: the number shifted back, and the first object's bound. */
 	idx = off >> SLAB_OBJ_SHIFT(e);
 	if (unlikely((idx << SLAB_OBJ_SHIFT(e)) != off || idx < SLAB_OBJ_FIRST(e)))
 		goto slow;
+#else
+	/*
+	 * Rotated right by the stride's shift, an offset that is a multiple
+	 * of the stride is its object's number (below 2^19: a slab is at
+	 * most 4 MiB, a stride at least 8 bytes), and any other has a low
+	 * bit rotated to the top (2^49 at least): one range check says both
+	 * that an object starts there and that it is past the header.
+	 */
+	idx = ror64(off, SLAB_OBJ_SHIFT(e));
+	if (unlikely(idx - SLAB_OBJ_FIRST(e) >= 1UL << 32))
+		goto slow;
+#endif
 	/* From here @p is the start of an object of @s. */
 	if (unlikely(READ_ONCE(s->owner_pc) !=
 		     __percpu_shift(&slab_pcpu, arch_percpu_offset_nocall())))

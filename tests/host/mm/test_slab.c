@@ -1,7 +1,8 @@
 /*
  * test_slab.c - kmalloc and kmem_cache on the host, under ASan and UBSan:
  * every size class, large blocks, the refusals (each with its message and
- * no change to any state), caches with odd sizes, alignments and
+ * no change to any state; a pointer into an object or a header slot, in
+ * every class), caches with odd sizes, alignments and
  * constructors, destroy refused while objects live, exhaustion of every
  * class, and a model test against a shadow map of what is allocated.
  * Built again with SLAB_DEBUG=1 for the red zone and poison cases, and
@@ -344,6 +345,47 @@ static bool refusals(void)
 	kfree(p);
 	kmem_cache_destroy(a);
 	kmem_cache_destroy(b);
+	return restored(before);
+}
+
+/*
+ * In every class, a pointer 1, 2, 3, 4, 5, ... (each power of two and the
+ * one after it) and stride - 1 bytes into a live object, and the start of
+ * every header slot, is refused as not the start of an object: kfree()'s
+ * inline check of the offset (one rotate and one range check where the
+ * CPU rotates) must send each to the general way, never free it.
+ */
+static bool every_non_start_is_refused(void)
+{
+	unsigned long before;
+	char msg[160];
+
+	if (!slab_machine(64))
+		return false;
+	before = nr_free_pages();
+	for (size_t size = KMALLOC_MIN_SIZE; size <= KMALLOC_MAX_CACHE_SIZE; size *= 2) {
+		char *o = kmalloc(size, GFP_KERNEL);
+		struct slab *s = o ? slab_base(o) : NULL;
+		const char *name = s ? s->cache->name : "";
+
+		EXPECT(o, "kmalloc(%zu)", size);
+		for (size_t d = 1; d < size; d = d == size - 1 ? size :
+		     (d & (d - 1)) ? MIN(d * 2 - 2, size - 1) : d + 1) {
+			snprintf(msg, sizeof(msg), "kfree: refused %p in cache %s: "
+				 "not the start of an object", o + d, name);
+			EXPECT(refused_free(kfree_fn, o + d, msg), "%s: %p + %zu",
+			       name, o, d);
+		}
+		for (unsigned int i = 0; i < s->cache->first; i++) {
+			char *h = (char *)s + (size_t)i * s->cache->size;
+
+			snprintf(msg, sizeof(msg), "kfree: refused %p in cache %s: "
+				 "not the start of an object", h, name);
+			EXPECT(refused_free(kfree_fn, h, msg), "%s: header slot %u",
+			       name, i);
+		}
+		kfree(o);
+	}
 	return restored(before);
 }
 
@@ -697,6 +739,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(exhaustion_gives_back_empty_slabs),
 	HOST_TEST(zeroing_and_realloc),
 	HOST_TEST(refusals),
+	HOST_TEST(every_non_start_is_refused),
 	HOST_TEST(slab_check_finds_bad_bits),
 	HOST_TEST(caches_sizes_alignment_destroy),
 	HOST_TEST(exhaust_every_class),
