@@ -1,7 +1,6 @@
 /*
- * bitops.h - bit operations without a call: hweight_long(), __ffs() and
- * ror64(),
- * Linux's names.
+ * bitops.h - bit operations without a call: hweight_long() and __ffs()
+ * (Linux's names), ror64().
  *
  * GCC turns __builtin_popcountl() into a call to libgcc's (or
  * lib/compiler_rt.c's) __popcountdi2 wherever the CPU has no bit-count
@@ -30,9 +29,9 @@ static inline unsigned int hweight_long(unsigned long x)
 #endif
 }
 
-/* @x rotated right by @s bits, @s < 64: one instruction where the CPU has it. */
-static inline __attribute__((always_inline)) unsigned long ror64(unsigned long x,
-								  unsigned int s)
+/* @x rotated right by @s bits, @s < 64: one instruction where CPUs have it. */
+static inline __attribute__((always_inline)) unsigned long
+ror64(unsigned long x, unsigned int s)
 {
 	return x >> s | x << (-s & 63);
 }
@@ -52,7 +51,8 @@ extern const uint8_t debruijn_index[64];
  * sign extension before it scales an address; on riscv64 without Zbb,
  * the de Bruijn lookup of __ctzdi2() inline.
  */
-static inline __attribute__((always_inline)) unsigned long __ffs(unsigned long x)
+static inline __attribute__((always_inline)) unsigned long
+__ffs(unsigned long x)
 {
 #if defined(__x86_64__)
 	unsigned long index;

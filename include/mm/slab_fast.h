@@ -17,9 +17,9 @@
  * No lock, no atomic read-modify-write, no call.
  * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
  * request posted for this CPU (its gate closed), another CPU's slab, a
- * large block, any pointer not so proven) takes the out-of-line paths, __kmalloc() and
- * __kfree() in mm/slab.c, which check everything again: a bad free is
- * refused there with the same message as ever.
+ * large block, any pointer not so proven) takes the out-of-line paths,
+ * __kmalloc() and __kfree() in mm/slab.c, which check everything again:
+ * a bad free is refused there with the same message as ever.
  */
 #ifndef MM_SLAB_FAST_H
 #define MM_SLAB_FAST_H
