@@ -530,16 +530,13 @@ void pcp_home_enter_slow(void)
 		 * The opening before the looks at @stale and at the request
 		 * word, each a read-modify-write (acquire and release; a
 		 * fence would do, but ThreadSanitizer knows none). A forget
-		 * or a sender (smp/call.c's post(), its add acquire and
-		 * release too) whose read-modify-write comes after ours in
-		 * that word's order closes after our opening; one that comes
-		 * before is seen here.
+		 * whose read-modify-write comes after ours in @stale's order
+		 * closes after our opening; one that comes before is seen
+		 * here. The same for a sender: smp_request_poll_opened().
 		 */
 		if (__atomic_fetch_or(&home->stale, 0U, __ATOMIC_ACQ_REL))
 			pcp_close(set);		/* dropped at the next entry */
-		if (__atomic_fetch_or(this_cpu_ptr(&smp_requests_pending), 0U,
-				      __ATOMIC_ACQ_REL))
-			smp_request_poll();
+		smp_request_poll_opened();
 		return;
 	}
 	if (smp_request_pending())

@@ -181,17 +181,7 @@ static inline void slab_poll(void)
 
 	if (__atomic_load_n(gate, __ATOMIC_RELAXED)) {
 		__atomic_store_n(gate, 0, __ATOMIC_RELAXED);
-		/*
-		 * The opening before the look at the request word, a
-		 * read-modify-write (acquire and release; a fence would do,
-		 * but ThreadSanitizer knows none): a sender whose add
-		 * (smp/call.c's post(), acquire and release too) comes after
-		 * ours in that word's order closes after our opening; one
-		 * whose add comes before is seen here.
-		 */
-		if (__atomic_fetch_or(this_cpu_ptr(&smp_requests_pending), 0U,
-				      __ATOMIC_ACQ_REL))
-			smp_request_poll();
+		smp_request_poll_opened();
 		return;
 	}
 	if (smp_request_pending())
@@ -1093,10 +1083,10 @@ void kmem_cache_init(void)
 		/* Once per program: a host test's reset makes the caches again. */
 		if (!slab_hook_registered) {
 			smp_register_cpu_dead(slab_cpu_dead);
+			/* Before any CPU has a cursor: gates close from now. */
+			smp_on_request_posted(slab_request_posted);
 			slab_hook_registered = true;
 		}
-		/* Before any CPU has a cursor: its gate closes from then on. */
-		smp_on_request_posted(slab_request_posted);
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);

@@ -102,6 +102,20 @@ void smp_request_poll(void)
 			run_slot(&box->slot[from], cpu);
 }
 
+void smp_request_poll_opened(void)
+{
+	/*
+	 * A read-modify-write, not a load (a fence would do, but
+	 * ThreadSanitizer knows none): a sender whose add (post(), acquire
+	 * and release too) comes after ours in the word's order closes the
+	 * gate after the caller's opening; one whose add comes before is
+	 * seen here.
+	 */
+	if (__atomic_fetch_or(this_cpu_ptr(&smp_requests_pending), 0U,
+			      __ATOMIC_ACQ_REL))
+		smp_request_poll();
+}
+
 void smp_cpu_away(void)
 {
 	/* Release: this CPU's work on its data before anyone serves it. */

@@ -9,9 +9,10 @@
  * bit. The section itself is no CPU's: it is what a thread reads before
  * it calls in (offset 0, arch_percpu_offset_nocall()), so nobody writes
  * it and it stays zero, and the inline fast paths, which do not number a
- * thread, find no slab and empty lists there and go their general way. When it exits, a thread-specific
- * key's destructor runs the smp_register_cpu_dead() hooks on that thread,
- * still as that CPU, then gives the number back. A number given out again
+ * thread, find no slab and empty lists there and go their general way.
+ * When it exits, a thread-specific key's destructor runs the
+ * smp_register_cpu_dead() hooks on that thread, still as that CPU, then
+ * gives the number back. A number given out again
  * finds its per-CPU area as the hooks left it, as a CPU that comes back
  * does in Linux. More threads than NR_CPUS at once is a panic: the
  * numbers are what per-CPU arrays are indexed by.
@@ -36,7 +37,6 @@
 
 #define MAX_CPU_DEAD_HOOKS	8
 
-HOST_TLS bool host_cpu_registered;
 HOST_TLS unsigned long host_percpu_offset;
 HOST_TLS unsigned int host_relax_turns;
 static __thread unsigned int host_cpu_id;
@@ -94,7 +94,6 @@ unsigned long host_cpu_register(void)
 
 	host_cpu_id = cpu;
 	host_percpu_offset = __per_cpu_offset[cpu];
-	host_cpu_registered = true;
 	*this_cpu_ptr(&cpu_number) = cpu;
 	/* A number given out again: its last thread left it away. */
 	smp_cpu_back();
@@ -136,13 +135,12 @@ static void cpu_exit(void *value)
 	pthread_mutex_lock(&cpus_lock);
 	cpu_taken[cpu] = false;
 	pthread_mutex_unlock(&cpus_lock);
-	host_cpu_registered = false;
-	host_percpu_offset = 0;		/* no CPU's again */
+	host_percpu_offset = 0;		/* not numbered, no CPU's area again */
 }
 
 unsigned int smp_processor_id(void)
 {
-	if (__builtin_expect(!host_cpu_registered, 0))
+	if (__builtin_expect(!host_percpu_offset, 0))
 		host_cpu_register();
 	return host_cpu_id;
 }

@@ -9,11 +9,11 @@
  * CPU's home set (mm/page_pcp.h): they read the per-CPU offset once
  * (arch_percpu_offset_nocall(); on the host, for a thread not numbered
  * yet, that of no CPU, whose lists are empty and closed), which finds the
- * home set at a fixed place,
- * test the list's count against its gate (limit: 0 while closed, which a
- * CPU posting this one a request does, so no "request pending" word is
- * read here), then pop or push one array slot and write the block's
- * state byte. No lock, no atomic read-modify-write, no call.
+ * home set at a fixed place, test the list's count against its gate
+ * (limit: 0 while closed, which a CPU posting this one a request does, so
+ * no "request pending" word is read here), then pop or push one array
+ * slot and write the block's state byte. No lock, no atomic
+ * read-modify-write, no call.
  * Anything else (no home yet, a closed gate, an empty or full list,
  * a constraint in gfp, a block of another zone, and every free whose
  * state byte is not exactly "allocated at this order") returns to the

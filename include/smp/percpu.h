@@ -7,7 +7,8 @@
  * is the boot CPU's copy, zeroed with BSS (on the host, no CPU's: a
  * thread not yet numbered reads it, see arch/host/smp.c); every other
  * CPU gets a zeroed copy of the same size, at an offset from the section
- * kept in the architecture's per-CPU register (arch_percpu_offset(), <asm/smp.h>).
+ * kept in the architecture's per-CPU register (arch_percpu_offset(),
+ * <asm/smp.h>).
  * Per-CPU variables therefore start zero on every CPU: initialise them
  * in code, not in the definition.
  *

@@ -148,14 +148,21 @@ void smp_request_poll(void);
  * acquire and release): a fast path that reads a gate of its own instead
  * of smp_requests_pending has its senders close that gate (the page
  * allocator's per-CPU lists, mm/page_pcp.c; kmalloc(), mm/slab.c); the
- * CPU opens it again, then reads smp_requests_pending with a
- * read-modify-write (acquire and release), so that either it sees the
- * request or the closing comes after its opening. @fn runs on the
- * sender, must not wait or send, and may touch only that gate. Each function given runs, in the order given; giving
- * one again (as every CPU that sets up its gate does) adds nothing. Up to
- * four; a fifth panics. None can be taken away.
+ * CPU opens it again, then calls smp_request_poll_opened(), so that
+ * either it sees the request or the closing comes after its opening.
+ * @fn runs on the sender, must not wait or send, and may touch only that
+ * gate. Each function given runs, in the order given; giving one again
+ * (as every CPU that sets up its gate does) adds nothing. Up to four; a
+ * fifth panics. None can be taken away.
  */
 void smp_on_request_posted(void (*fn)(unsigned int cpu));
+
+/*
+ * smp_request_poll_opened - on this CPU, just after it opened a gate of
+ * its own (above): read smp_requests_pending with a read-modify-write
+ * (acquire and release) and answer what is pending.
+ */
+void smp_request_poll_opened(void);
 
 /*
  * smp_request_cpus - run @fn(cpu, @arg) for each online CPU in @cpus, as

@@ -24,7 +24,11 @@
  * which the linker only turns into a constant load plus the access.
  */
 #define HOST_TLS	__thread __attribute__((tls_model("local-exec")))
-extern HOST_TLS bool host_cpu_registered;
+/*
+ * This thread's offset: 0 until it calls in (the section, no CPU's);
+ * never 0 after, since every CPU's area is allocated apart from the
+ * section, so 0 also says "not numbered yet".
+ */
 extern HOST_TLS unsigned long host_percpu_offset;
 /* Turns of arch_cpu_relax() since this thread last yielded. */
 extern HOST_TLS unsigned int host_relax_turns;
@@ -36,7 +40,7 @@ bool host_percpu_section_untouched(void);
 
 static inline unsigned long arch_percpu_offset(void)
 {
-	if (__builtin_expect(!host_cpu_registered, 0))
+	if (__builtin_expect(!host_percpu_offset, 0))
 		return host_cpu_register();
 	return host_percpu_offset;
 }
