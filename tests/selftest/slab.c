@@ -20,17 +20,29 @@
  *
  * On a machine of a few MiB, with less free than SLAB_CASE_BYTES, each
  * case skips, saying so.
- * On machines with much memory, all but SLAB_EXHAUST_PAGES worth of blocks
- * is first taken from the buddy allocator and held, so that exhausting the
- * small classes takes seconds, not minutes, under TCG.
+ * On machines with more memory than a class needs, all but its share
+ * (exhaust_keep_pages()) is first taken from the buddy allocator and
+ * held, so that exhausting a small class costs a fraction of a second
+ * under TCG, on any machine.
  */
 #include <lib/printk.h>
 #include <selftest/selftest.h>
 #include "../../mm/slab_state.h"
 #include "buddy_check.h"
 
-/* Memory left to the slabs when exhausting: 16 MiB, at least 4 slabs. */
-#define SLAB_EXHAUST_BYTES	MAX(16UL << 20, 4 * SLAB_MAX_SIZE)
+/*
+ * Memory left to a class when exhausting it: four of its slabs, so that
+ * it fills several and moves from one to the next, and at least 1 MiB
+ * (128 Ki objects of 8 bytes, hundreds of one-page slabs). More buys
+ * no more cases, only time: 16 MiB of 8-byte objects is two million of
+ * them, seconds of every boot under TCG.
+ */
+#define SLAB_EXHAUST_MIN_BYTES	(1UL << 20)
+
+static unsigned long exhaust_keep_pages(const struct kmem_cache *cache)
+{
+	return MAX(SLAB_EXHAUST_MIN_BYTES >> PAGE_SHIFT, 4UL << cache->order);
+}
 
 static uint64_t obj_word(const void *obj, size_t i)
 {
@@ -135,14 +147,16 @@ SELFTEST(slab_every_class_exhaust, STAGE_SLAB)
 	kmem_cache_init();
 	kmem_cache_shrink_all();
 	buddy_counts_take(&start);
-	hold_all_but(held, SLAB_EXHAUST_BYTES / PAGE_SIZE, 0);
 	for (unsigned int k = 0; k < NR_KMALLOC_CACHES && ok; k++) {
+		struct kmem_cache *cache = &kmalloc_caches[k];
+
+		hold_all_but(held, exhaust_keep_pages(cache), 0);
 		buddy_counts_take(&before);
-		ok = exhaust_class(&kmalloc_caches[k]);
-		ksnprintf(when, sizeof(when), "after %s", kmalloc_caches[k].name);
+		ok = exhaust_class(cache);
+		ksnprintf(when, sizeof(when), "after %s", cache->name);
 		ok = slab_restored(&before, when) && ok;
+		release_held(held);
 	}
-	release_held(held);
 	return buddy_restored(&start, "after every class") && ok;
 }
 
