@@ -108,14 +108,21 @@ $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
 endif
 endif
 
-CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(FAULT),-fault-$(FAULT))$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(filter 0,$(SELFTESTS)),-product)
+# The variables that change how every object compiles, as the name's
+# part: what the objects' tree (OBJ_DIR, below) is named by.
+FLAGS_NAME	:= $(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
+CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(FLAGS_NAME)$(if $(FAULT),-fault-$(FAULT))$(if $(filter 0,$(SELFTESTS)),-product)
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 # The objects. A FAULT image, and the product (SELFTESTS=0), differ from
 # the test image only by the files they link (a fault case, a variant in
-# place of the verdict, the product's hooks), never by a flag: they compile
-# into the test image's tree and link into their own BUILD_DIR, so
-# check-runner's fault images and check-product rebuild a file or two, not
-# the kernel. Whoever builds while others may is to hold the runner's lock
-# on OBJ_DIR (tests/runner/build-lock).
-OBJ_DIR		:= $(BUILD_ROOT)/$(patsubst %-product,%,$(subst -fault-$(FAULT),,$(CONFIG_NAME)))
+# place of the verdict, the product's hooks), never by a flag; a board,
+# or an EARLYCON given on the command line, only by where the image is
+# linked (the linker script, in BUILD_DIR) and by the early console it
+# knows, which one object holds (platform/console.o, compiled into
+# BUILD_DIR: mk/kernel.mk). So all of them compile into the default
+# board's test image's tree and link into their own BUILD_DIR:
+# check-runner's fault images, check-product and a board's lines rebuild
+# a file or two, not the kernel. Whoever builds while others may is to
+# hold the runner's lock on OBJ_DIR (tests/runner/build-lock).
+OBJ_DIR		:= $(BUILD_ROOT)/$(ARCH)-$(PAGE_SIZE)$(FLAGS_NAME)
 KERNEL_ELF	:= $(BUILD_DIR)/buddyboot.elf

@@ -44,7 +44,13 @@ SELFTEST_SRCS	:= $(ARCH_TEST_SRCS) \
 endif
 KERNEL_SRCS	:= $(COMMON_SRCS) $(filter-out $(ARCH_TEST_SRCS),$(ARCH_SRCS)) \
 		   $(SELFTEST_SRCS)
-KERNEL_OBJS	:= $(patsubst %,$(OBJ_DIR)/%.o,$(basename $(KERNEL_SRCS)))
+# The one source a board changes: the early console the image knows
+# (CONFIG_EARLYCON). Its object is this configuration's own (BUILD_DIR);
+# every other is compiled once into OBJ_DIR, which the boards of a port
+# share (mk/config.mk).
+BOARD_SRCS	:= platform/console.c
+KERNEL_OBJS	:= $(patsubst %,$(OBJ_DIR)/%.o,$(basename $(filter-out $(BOARD_SRCS),$(KERNEL_SRCS)))) \
+		   $(patsubst %,$(BUILD_DIR)/%.o,$(basename $(BOARD_SRCS)))
 # The linker script: the port's own arch/<arch>/image.lds.S if it has one
 # (x86_64), else the shared template linker/image.lds.S with the port's
 # arch/<arch>/image.lds.h; both use linker/sections.lds.h. Preprocessed
@@ -62,7 +68,6 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_ARCH_NAME='"$(ARCH)"' \
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
-		   -DCONFIG_EARLYCON='"$(EARLYCON)"' \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
 		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1)
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
@@ -74,6 +79,12 @@ KERNEL_ASFLAGS	:= -D__ASSEMBLY__ $(ARCH_ASFLAGS)
 KERNEL_LDFLAGS	:= -nostdlib -static -no-pie -Wl,--build-id=none \
 		   -Wl,-T,$(LINKER_SCRIPT) -Wl,-Map,$(BUILD_DIR)/buddyboot.map \
 		   $(ARCH_LDFLAGS)
+
+$(BUILD_DIR)/platform/console.o: platform/console.c
+	@mkdir -p $(dir $@)
+	$(Q)echo "  CC      $@"
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) -DCONFIG_EARLYCON='"$(EARLYCON)"' \
+		$(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(OBJ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
