@@ -118,7 +118,7 @@ BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 # place of the verdict, the product's hooks), never by a flag; a board,
 # or an EARLYCON given on the command line, only by where the image is
 # linked (the linker script, in BUILD_DIR) and by the early console it
-# knows, which one object holds (platform/console.o, compiled into
+# knows, which one object holds (platform/console.c, compiled into
 # BUILD_DIR: mk/kernel.mk). So all of them compile into the default
 # board's test image's tree and link into their own BUILD_DIR:
 # check-runner's fault images, check-product and a board's lines rebuild
