@@ -81,12 +81,14 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 	}
 	if (!page)
 		return NULL;
-	t = slab_tab_entry(page_to_phys(page));
+	/* One lookup in the page map: the linear map gives the rest. */
+	p = page_address(page);
+	t = slab_tab_entry(virt_to_phys(p));
 	if (slab_tab.obj)
 		WRITE_ONCE(slab_tab.obj[tab_unit(t)], (uint16_t)(exact ? nr : 0));
 	WRITE_ONCE(*t, (uint8_t)(SLAB_TAB_LARGE | order));
 	large_pages_add(exact ? (long)nr : 1L << order);
-	return page_address(page);
+	return p;
 }
 
 /* The pages of the large kmalloc whose first unit's byte is @t, value @v. */
