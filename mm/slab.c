@@ -382,29 +382,66 @@ slab_report_raced_free(struct slab *s, unsigned int w, unsigned long both)
  * objects other CPUs freed into the remote words. Return: objects made
  * free.
  */
+/*
+ * Word @w's remote bits @r, just taken back by @s's owner, whose own free
+ * bits in that word are @old: made free on the owner's side. Return: the
+ * bits that were not free already.
+ */
+static __always_inline unsigned long slab_take_back(struct slab *s,
+						    unsigned int w,
+						    unsigned long r,
+						    unsigned long old)
+{
+	unsigned long *aw = slab_aword(s, w);
+	/* A bit already free here was freed twice at once: once. */
+	unsigned long fresh = r & ~old;
+
+	if (unlikely(r & old))
+		slab_report_raced_free(s, w, r & old);
+	WRITE_ONCE(*aw, READ_ONCE(*aw) | fresh);
+	slab_remote(s)->collected += hweight_long(r);
+	return fresh;
+}
+
 int slab_collect_remote(struct slab *s)
 {
 	const struct kmem_cache *cache = s->cache;
 	int got = 0;
 
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		unsigned long *rw = slab_rword(s, w), *aw = slab_aword(s, w);
-		unsigned long r, fresh, old;
+		unsigned long *rw = slab_rword(s, w), r;
 
 		if (!__atomic_load_n(rw, __ATOMIC_RELAXED))
 			continue;
 		/* Acquire: the freeing CPU's last writes to the objects. */
 		r = __atomic_exchange_n(rw, 0, __ATOMIC_ACQUIRE);
-		old = slab_owner_free(s, w);
-		/* A bit already free here was freed twice at once: once. */
-		fresh = r & ~old;
-		if (unlikely(r & old))
-			slab_report_raced_free(s, w, r & old);
-		WRITE_ONCE(*aw, READ_ONCE(*aw) | fresh);
-		slab_remote(s)->collected += hweight_long(r);
-		got += hweight_long(fresh);
+		got += hweight_long(slab_take_back(s, w, r,
+						   slab_owner_free(s, w)));
 	}
 	return got;
+}
+
+/*
+ * slab_collect_free - slab_collect_remote(), and the objects of @s free
+ * on the owner's side after it, in one pass over the words: what the
+ * choice among a CPU's partial slabs needs of each.
+ */
+static unsigned int slab_collect_free(struct slab *s)
+{
+	const struct kmem_cache *cache = s->cache;
+	unsigned int free = 0;
+
+	for (unsigned int w = 0; w < cache->map_words; w++) {
+		unsigned long *rw = slab_rword(s, w);
+		unsigned long own = slab_owner_free(s, w);
+
+		if (__atomic_load_n(rw, __ATOMIC_RELAXED))
+			/* Acquire: as in slab_collect_remote(). */
+			own |= slab_take_back(s, w, __atomic_exchange_n(rw, 0,
+							__ATOMIC_ACQUIRE), own);
+		free += hweight_long(own);
+	}
+	return free;
 }
 
 /*
@@ -711,8 +748,7 @@ static struct slab *cpu_partial_next(struct kmem_cache *cache,
 
 		if (!t)
 			continue;
-		slab_collect_remote(t);
-		n = slab_capacity(cache) - slab_inuse(t);
+		n = slab_collect_free(t);
 		if (!n)
 			continue;
 		if (n == slab_capacity(cache) && pick &&
