@@ -80,7 +80,9 @@ KERNEL_LDFLAGS	:= -nostdlib -static -no-pie -Wl,--build-id=none \
 		   -Wl,-T,$(LINKER_SCRIPT) -Wl,-Map,$(BUILD_DIR)/buddyboot.map \
 		   $(ARCH_LDFLAGS)
 
-$(BUILD_DIR)/platform/console.o: platform/console.c
+# The board file names the early console (BOARD_EARLYCON): an edit there
+# rebuilds the one object that holds it.
+$(BUILD_DIR)/platform/console.o: platform/console.c boards/$(ARCH)/$(BOARD).mk
 	@mkdir -p $(dir $@)
 	$(Q)echo "  CC      $@"
 	$(Q)$(CC) $(KERNEL_CPPFLAGS) -DCONFIG_EARLYCON='"$(EARLYCON)"' \
