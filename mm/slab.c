@@ -378,47 +378,44 @@ slab_report_raced_free(struct slab *s, unsigned int w, unsigned long both)
 }
 
 /*
- * slab_collect_remote - as @s's owner (or its only holder), take back the
- * objects other CPUs freed into the remote words. Return: objects made
- * free.
+ * Take back the objects other CPUs freed into @s's remote words, as its
+ * owner (or its only holder). Return: with @count_free, the objects free
+ * on the owner's side afterwards; else the objects made free. Inline, so
+ * that each caller's loop is its own, without the other's count.
  */
-/*
- * Word @w's remote bits @r, just taken back by @s's owner, whose own free
- * bits in that word are @old: made free on the owner's side. Return: the
- * bits that were not free already.
- */
-static __always_inline unsigned long slab_take_back(struct slab *s,
-						    unsigned int w,
-						    unsigned long r,
-						    unsigned long old)
-{
-	unsigned long *aw = slab_aword(s, w);
-	/* A bit already free here was freed twice at once: once. */
-	unsigned long fresh = r & ~old;
-
-	if (unlikely(r & old))
-		slab_report_raced_free(s, w, r & old);
-	WRITE_ONCE(*aw, READ_ONCE(*aw) | fresh);
-	slab_remote(s)->collected += hweight_long(r);
-	return fresh;
-}
-
-int slab_collect_remote(struct slab *s)
+static __always_inline unsigned int slab_collect(struct slab *s,
+						 bool count_free)
 {
 	const struct kmem_cache *cache = s->cache;
-	int got = 0;
+	unsigned int n = 0;
 
 	for (unsigned int w = 0; w < cache->map_words; w++) {
-		unsigned long *rw = slab_rword(s, w), r;
+		unsigned long *rw = slab_rword(s, w), *aw = slab_aword(s, w);
+		unsigned long r, fresh, old;
 
-		if (!__atomic_load_n(rw, __ATOMIC_RELAXED))
+		if (!__atomic_load_n(rw, __ATOMIC_RELAXED)) {
+			if (count_free)
+				n += hweight_long(slab_owner_free(s, w));
 			continue;
+		}
 		/* Acquire: the freeing CPU's last writes to the objects. */
 		r = __atomic_exchange_n(rw, 0, __ATOMIC_ACQUIRE);
-		got += hweight_long(slab_take_back(s, w, r,
-						   slab_owner_free(s, w)));
+		old = slab_owner_free(s, w);
+		/* A bit already free here was freed twice at once: once. */
+		fresh = r & ~old;
+		if (unlikely(r & old))
+			slab_report_raced_free(s, w, r & old);
+		WRITE_ONCE(*aw, READ_ONCE(*aw) | fresh);
+		slab_remote(s)->collected += hweight_long(r);
+		n += hweight_long(count_free ? old | fresh : fresh);
 	}
-	return got;
+	return n;
+}
+
+/* slab_collect_remote - slab_collect(), returning the objects made free. */
+int slab_collect_remote(struct slab *s)
+{
+	return (int)slab_collect(s, false);
 }
 
 /*
@@ -428,20 +425,7 @@ int slab_collect_remote(struct slab *s)
  */
 static unsigned int slab_collect_free(struct slab *s)
 {
-	const struct kmem_cache *cache = s->cache;
-	unsigned int free = 0;
-
-	for (unsigned int w = 0; w < cache->map_words; w++) {
-		unsigned long *rw = slab_rword(s, w);
-		unsigned long own = slab_owner_free(s, w);
-
-		if (__atomic_load_n(rw, __ATOMIC_RELAXED))
-			/* Acquire: as in slab_collect_remote(). */
-			own |= slab_take_back(s, w, __atomic_exchange_n(rw, 0,
-							__ATOMIC_ACQUIRE), own);
-		free += hweight_long(own);
-	}
-	return free;
+	return slab_collect(s, true);
 }
 
 /*
