@@ -475,8 +475,12 @@ static void pcp_request_posted(unsigned int cpu)
 
 void pcp_home_forget(unsigned int cpu)
 {
-	struct pcp_home *home = per_cpu_ptr(&pcp_home, cpu);
+	struct pcp_home *home;
 
+	/* Not come up yet: no home, and per_cpu_ptr() is another CPU's. */
+	if (!cpu_has_percpu_area(cpu))
+		return;
+	home = per_cpu_ptr(&pcp_home, cpu);
 	/*
 	 * Acquire and release, against pcp_home_enter_slow()'s look at
 	 * @stale after it opens: if that look comes first in @stale's
@@ -749,8 +753,9 @@ int pcp_high(void)
 #ifdef CONFIG_HOST
 void pcp_reset_for_test(void)
 {
-	/* Numbers never used have offset 0, the section, which stays zero. */
 	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		if (!cpu_has_percpu_area(cpu))
+			continue;
 		memset(per_cpu_ptr(&pcp_pages[0], cpu), 0, sizeof(pcp_pages));
 		memset(per_cpu_ptr(&pcp_home, cpu), 0, sizeof(pcp_home));
 	}

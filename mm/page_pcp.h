@@ -75,7 +75,8 @@ static inline unsigned int pcp_list_max(const struct per_cpu_pages *pcp,
 /*
  * Forget CPU @cpu's home set (its node changed), from any CPU: marks it
  * stale and closes its gates; the CPU gives it up at its next allocation
- * that leaves the fast path (pcp_home_enter()).
+ * that leaves the fast path (pcp_home_enter()). A CPU not come up yet
+ * has no home (cpu_has_percpu_area()): nothing to do.
  */
 void pcp_home_forget(unsigned int cpu);
 

@@ -71,6 +71,22 @@ static inline unsigned long arch_percpu_offset_nocall(void)
 #define per_cpu_ptr(ptr, cpu)	__percpu_shift(ptr, __per_cpu_offset[cpu])
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 
+/*
+ * cpu_has_percpu_area - whether CPU @cpu has its own copy yet. Until it is
+ * brought up (on the host: until a thread takes its number) its offset is
+ * 0, and per_cpu_ptr() would reach the section: the boot CPU's copy on
+ * the kernel targets, no CPU's on the host. Work on the copy of a CPU
+ * that has none is for nobody: its copy starts zeroed when it comes.
+ */
+static inline bool cpu_has_percpu_area(unsigned int cpu)
+{
+#ifdef CONFIG_HOST
+	return __per_cpu_offset[cpu] != 0;
+#else
+	return cpu == 0 || __per_cpu_offset[cpu] != 0;	/* 0: the boot CPU */
+#endif
+}
+
 /* The size of one CPU's copy, and its alignment (a cache line). */
 size_t percpu_area_size(void);
 #define PERCPU_AREA_ALIGN	64
