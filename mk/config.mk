@@ -110,7 +110,7 @@ endif
 
 # The variables that change how every object compiles, as the name's
 # part: what the objects' tree (OBJ_DIR, below) is named by.
-FLAGS_NAME	:= $(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)
+FLAGS_NAME	:= $(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(EFI_DUMP),-efidump)
 CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(FLAGS_NAME)$(if $(FAULT),-fault-$(FAULT))$(if $(filter 0,$(SELFTESTS)),-product)
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 # The objects. A FAULT image, and the product (SELFTESTS=0), differ from

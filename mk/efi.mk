@@ -51,7 +51,8 @@ endif
 
 #= EFI_DUMP=1     the kernel prints the EFI boot information as hex
 # EFI_DUMP=1: the kernel prints the EFI boot information as hex
-# (tests/fixtures/efi/capture.sh builds it in a build tree of its own).
+# (tests/fixtures/efi/capture.sh). A flag every object may see: its
+# configurations are named -efidump (mk/config.mk), objects and all.
 KERNEL_CPPFLAGS	+= $(if $(EFI_DUMP),-DCONFIG_EFI_DUMP=1)
 
 ifeq ($(EFI_BOOT),efi)
