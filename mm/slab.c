@@ -997,36 +997,45 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 }
 
 /*
- * Choose @cache's slab order (slab_state.h: the least that keeps the
- * unused bytes within 1% for strides of 64 and more, else the one that
- * loses the least; the least that holds 8 objects below 64 bytes) and
- * check that slab_index() is exact for it.
+ * Choose @cache's slab order (slab_state.h): below 64 bytes, the least
+ * that holds 8 objects; from 64 bytes, the least at which the header's
+ * slots and the tail cost at most 1% of the slab, else the least at which
+ * they cost at most 1/SLAB_LOSS_FALLBACK, else the one that loses the
+ * least. Then check that slab_index() is exact for it.
  */
 static bool cache_layout(struct kmem_cache *cache)
 {
-	unsigned int stride = cache->size, l = 0, best = 0;
+	unsigned int stride = cache->size, l = 0, best = 0, fallback = 0;
 	size_t best_lost = SIZE_MAX;
+	bool chosen = false, have_fallback = false;
 
 	for (unsigned int o = slab_tab.min_order; o <= SLAB_MAX_ORDER; o++) {
 		size_t lost = cache_layout_order(cache, o);
+		size_t bytes = PAGE_SIZE << o;
 
 		if (lost == SIZE_MAX)
 			continue;
 		if ((stride < 64 && slab_capacity(cache) >= 8) ||
-		    lost * 100 <= (PAGE_SIZE << o)) {
-			best_lost = 0;
+		    lost * 100 <= bytes) {
+			chosen = true;
 			break;
 		}
+		if (!have_fallback && lost * SLAB_LOSS_FALLBACK <= bytes) {
+			fallback = o;
+			have_fallback = true;
+		}
 		if (best_lost == SIZE_MAX ||
-		    lost * (PAGE_SIZE << best) < best_lost * (PAGE_SIZE << o)) {
+		    lost * (PAGE_SIZE << best) < best_lost * bytes) {
 			best = o;
 			best_lost = lost;
 		}
 	}
-	if (best_lost == SIZE_MAX)
-		return false;
-	if (best_lost)
-		cache_layout_order(cache, best);
+	if (!chosen) {
+		if (best_lost == SIZE_MAX)
+			return false;
+		/* The loop left the last order's layout: make the chosen one's. */
+		cache_layout_order(cache, have_fallback ? fallback : best);
+	}
 	cache->full_relist = MAX(1U, MIN(slab_capacity(cache) / 4,
 					 (unsigned int)SLAB_FULL_RELIST_MAX));
 	cache->shift = is_power_of_2(stride) ? (unsigned int)__builtin_ctz(stride) : 0;

@@ -60,13 +60,21 @@
  * smallest that keeps what the header costs (the object slots it covers,
  * and the tail no object fits in) within 1% of the slab for objects of 64
  * bytes and more, and one page for smaller ones: 4 KiB slabs for 8..32
- * bytes, 32 KiB for 64 to 256, up to 256 KiB for 2048 and 4096 (4K
- * pages; docs/allocator.md has the table). Small slabs keep the memory a CPU holds in its current slabs
- * small; large ones keep the largest classes' header cost under 1%.
- * SLAB_MAX_ORDER caps the order.
+ * bytes, 32 KiB for 64 to 256, up to 256 KiB for 2048 (4K pages;
+ * docs/allocator.md has the table). Small slabs keep the memory a CPU
+ * holds in its current slabs small; large ones keep the large classes'
+ * header cost under 1%. SLAB_MAX_ORDER caps the order.
+ *
+ * A stride that no slab up to the cap holds within 1% (PAGE_SIZE, whose
+ * header takes a whole slot: 1/64 at the cap) takes the least order that
+ * loses at most 1/SLAB_LOSS_FALLBACK, as SLUB accepts, rather than the
+ * cap: 15 page-sized objects in 16 pages, 64 KiB with 4K pages, where
+ * 63 in 256 KiB would have every CPU that allocates one page-sized
+ * object hold 256 KiB for it.
  */
 #define SLAB_MAX_ORDER	(MAX_PAGE_ORDER < 6 ? MAX_PAGE_ORDER : 6)
 #define SLAB_MAX_SIZE	(PAGE_SIZE << SLAB_MAX_ORDER)
+#define SLAB_LOSS_FALLBACK	16
 #define SLAB_MAGIC	((uintptr_t)0x736c616273746174ULL)	/* "slabstat" */
 
 /*

@@ -104,6 +104,78 @@ static bool every_size_class(void)
 	return restored(before);
 }
 
+/*
+ * @c's slab order against the rule (mm/slab_state.h): from 64 bytes,
+ * what the header's slots and the tail take is within 1% of the slab, or
+ * else within 1/SLAB_LOSS_FALLBACK at the least order that manages it,
+ * or else the slab is as large as slabs go.
+ */
+static bool order_follows_rule(const struct kmem_cache *c)
+{
+	size_t bytes = slab_bytes(c), half = bytes / 2;
+	size_t lost = bytes - (size_t)(c->nr_objects - c->first) * c->size;
+
+	if (c->size < 64 || lost * 100 <= bytes)
+		return true;
+	if (lost * SLAB_LOSS_FALLBACK > bytes) {
+		EXPECT(c->order == SLAB_MAX_ORDER, "%s: %zu of %zu bytes lost "
+		       "below the largest slab", c->name, lost, bytes);
+		return true;
+	}
+	/*
+	 * Not a larger slab than that needs: half of it would lose more.
+	 * From 256 bytes the header is one slot at every order, so half
+	 * the slab's loss is known without laying it out.
+	 */
+	if (c->size >= 256 && c->order > slab_tab.min_order)
+		EXPECT((half - (half / c->size - 1) * c->size) * SLAB_LOSS_FALLBACK > half,
+		       "%s: a slab of %zu bytes would do", c->name, half);
+	return true;
+}
+
+/*
+ * Slab orders: every class and some odd caches follow the rule, and the
+ * page-sized stride, which no slab holds within 1%, takes 16 pages, not
+ * the largest slab, so that a CPU allocating one page-sized object does
+ * not hold 64 pages for it.
+ */
+static bool slab_orders(void)
+{
+	static const unsigned int odd[] = { 72, 200, 1000, 3000, 5000, 12000 };
+	unsigned int paged = 0;
+
+	if (!slab_machine(64))
+		return false;
+	for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
+		const struct kmem_cache *c = &kmalloc_caches[i];
+
+		if (!c->size)
+			continue;
+		if (!order_follows_rule(c))
+			return false;
+		if (c->size == PAGE_SIZE && SLAB_MAX_ORDER >= 4) {
+			EXPECT(c->order == 4 && c->nr_objects - c->first == 15,
+			       "%s: order %u, %u objects; want 16 pages, 15",
+			       c->name, c->order, c->nr_objects - c->first);
+			paged++;
+		}
+	}
+	EXPECT(paged || SLAB_MAX_ORDER < 4 || KMALLOC_MAX_CACHE_SIZE < PAGE_SIZE,
+	       "no page-sized class");
+	for (unsigned int i = 0; i < ARRAY_SIZE(odd); i++) {
+		struct kmem_cache *c;
+
+		if (odd[i] > CACHE_MAX)
+			continue;
+		c = kmem_cache_create("odd", odd[i], 0, 0, NULL);
+		EXPECT(c, "cache of %u bytes", odd[i]);
+		if (!order_follows_rule(c))
+			return false;
+		kmem_cache_destroy(c);
+	}
+	return slab_check() == 0;
+}
+
 static bool large_blocks(void)
 {
 	unsigned long before;
@@ -735,6 +807,7 @@ static bool debug_red_zone_and_poison(void)
 
 static const struct host_test tests[] = {
 	HOST_TEST(every_size_class),
+	HOST_TEST(slab_orders),
 	HOST_TEST(large_blocks),
 	HOST_TEST(exhaustion_gives_back_empty_slabs),
 	HOST_TEST(zeroing_and_realloc),
