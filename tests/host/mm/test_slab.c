@@ -105,10 +105,24 @@ static bool every_size_class(void)
 }
 
 /*
+ * What a slab of 2^@order pages of stride @size loses at least: its tail
+ * and one slot, the least a header takes. Used from 256 bytes only: below,
+ * headers take several slots, and a layout the rule chose rightly could
+ * fail a check made with the bound.
+ */
+static size_t least_lost(size_t size, unsigned int order)
+{
+	size_t bytes = PAGE_SIZE << order;
+
+	return bytes % size + size;
+}
+
+/*
  * @c's slab order against the rule (mm/slab_state.h): from 64 bytes,
  * what the header's slots and the tail take is within 1% of the slab, or
- * else within 1/SLAB_LOSS_FALLBACK at the least order that manages it,
- * or else the slab is as large as slabs go.
+ * else (no order up to the cap manages 1%) within 1/SLAB_LOSS_FALLBACK
+ * at the least order that manages it, or else the slab is as large as
+ * slabs go.
  */
 static bool order_follows_rule(const struct kmem_cache *c)
 {
@@ -117,18 +131,20 @@ static bool order_follows_rule(const struct kmem_cache *c)
 
 	if (c->size < 64 || lost * 100 <= bytes)
 		return true;
+	for (unsigned int o = slab_tab.min_order;
+	     c->size >= 256 && o <= SLAB_MAX_ORDER; o++)
+		EXPECT(least_lost(c->size, o) * 100 > (PAGE_SIZE << o),
+		       "%s: %zu of %zu bytes lost, where a slab of %lu bytes "
+		       "could lose 1%% at most", c->name, lost, bytes,
+		       PAGE_SIZE << o);
 	if (lost * SLAB_LOSS_FALLBACK > bytes) {
 		EXPECT(c->order == SLAB_MAX_ORDER, "%s: %zu of %zu bytes lost "
 		       "below the largest slab", c->name, lost, bytes);
 		return true;
 	}
-	/*
-	 * Not a larger slab than that needs: half of it would lose more.
-	 * From 256 bytes the header is one slot at every order, so half
-	 * the slab's loss is known without laying it out.
-	 */
+	/* Not a larger slab than that needs: half of it loses more. */
 	if (c->size >= 256 && c->order > slab_tab.min_order)
-		EXPECT((half - (half / c->size - 1) * c->size) * SLAB_LOSS_FALLBACK > half,
+		EXPECT(least_lost(c->size, c->order - 1) * SLAB_LOSS_FALLBACK > half,
 		       "%s: a slab of %zu bytes would do", c->name, half);
 	return true;
 }
@@ -137,11 +153,16 @@ static bool order_follows_rule(const struct kmem_cache *c)
  * Slab orders: every class and some odd caches follow the rule, and the
  * page-sized stride, which no slab holds within 1%, takes 16 pages, not
  * the largest slab, so that a CPU allocating one page-sized object does
- * not hold 64 pages for it.
+ * not hold 64 pages for it. With 4K pages, up to 64-page slabs and no
+ * red zones, the classes' slabs are docs/allocator.md's table.
  */
 static bool slab_orders(void)
 {
 	static const unsigned int odd[] = { 72, 200, 1000, 3000, 5000, 12000 };
+	/* docs/allocator.md, section 8: pages per slab, kmalloc-8 up. */
+	static const unsigned int table_pages[] = { 1, 1, 1, 8, 8, 8, 16, 32, 64, 16 };
+	bool table = PAGE_SIZE == 4096 && SLAB_MAX_ORDER == 6 &&
+		     !CONFIG_SLAB_DEBUG && NR_KMALLOC_CACHES == ARRAY_SIZE(table_pages);
 	unsigned int paged = 0;
 
 	if (!slab_machine(64))
@@ -153,6 +174,10 @@ static bool slab_orders(void)
 			continue;
 		if (!order_follows_rule(c))
 			return false;
+		if (table)
+			EXPECT(1U << c->order == table_pages[i], "%s: %u pages "
+			       "per slab, the table says %u", c->name,
+			       1U << c->order, table_pages[i]);
 		if (c->size == PAGE_SIZE && SLAB_MAX_ORDER >= 4) {
 			EXPECT(c->order == 4 && c->nr_objects - c->first == 15,
 			       "%s: order %u, %u objects; want 16 pages, 15",
@@ -162,16 +187,20 @@ static bool slab_orders(void)
 	}
 	EXPECT(paged || SLAB_MAX_ORDER < 4 || KMALLOC_MAX_CACHE_SIZE < PAGE_SIZE,
 	       "no page-sized class");
+	EXPECT(table || PAGE_SIZE != 4096 || SLAB_MAX_ORDER != 6 || CONFIG_SLAB_DEBUG,
+	       "%d kmalloc classes with 4K pages", NR_KMALLOC_CACHES);
 	for (unsigned int i = 0; i < ARRAY_SIZE(odd); i++) {
 		struct kmem_cache *c;
+		bool ok;
 
 		if (odd[i] > CACHE_MAX)
 			continue;
 		c = kmem_cache_create("odd", odd[i], 0, 0, NULL);
 		EXPECT(c, "cache of %u bytes", odd[i]);
-		if (!order_follows_rule(c))
-			return false;
+		ok = order_follows_rule(c);
 		kmem_cache_destroy(c);
+		if (!ok)
+			return false;
 	}
 	return slab_check() == 0;
 }
