@@ -72,17 +72,16 @@ void *kmalloc_large(size_t size, gfp_t gfp)
 			slab_shrink_everywhere();
 		if (exact) {
 			p = alloc_pages_exact(nr << PAGE_SHIFT, g);
-			page = p ? virt_to_page(p) : NULL;
 		} else {
 			page = alloc_pages(g, (unsigned int)order);
+			p = page ? page_address(page) : NULL;
 		}
-		if (page)
+		if (p)
 			break;
 	}
-	if (!page)
+	if (!p)
 		return NULL;
-	/* One lookup in the page map: the linear map gives the rest. */
-	p = page_address(page);
+	/* At most one lookup in the page map: the linear map gives the rest. */
 	t = slab_tab_entry(virt_to_phys(p));
 	if (slab_tab.obj)
 		WRITE_ONCE(slab_tab.obj[tab_unit(t)], (uint16_t)(exact ? nr : 0));
