@@ -80,18 +80,20 @@ KERNEL_LDFLAGS	:= -nostdlib -static -no-pie -Wl,--build-id=none \
 		   -Wl,-T,$(LINKER_SCRIPT) -Wl,-Map,$(BUILD_DIR)/buddyboot.map \
 		   $(ARCH_LDFLAGS)
 
+# One C object; $(1): flags only this object takes.
+define kernel_cc
+	@mkdir -p $(dir $@)
+	$(Q)echo "  CC      $@"
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(1) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+endef
+
 # The board file names the early console (BOARD_EARLYCON): an edit there
 # rebuilds the one object that holds it.
 $(BUILD_DIR)/platform/console.o: platform/console.c boards/$(ARCH)/$(BOARD).mk
-	@mkdir -p $(dir $@)
-	$(Q)echo "  CC      $@"
-	$(Q)$(CC) $(KERNEL_CPPFLAGS) -DCONFIG_EARLYCON='"$(EARLYCON)"' \
-		$(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call kernel_cc,-DCONFIG_EARLYCON='"$(EARLYCON)"')
 
 $(OBJ_DIR)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(Q)echo "  CC      $@"
-	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call kernel_cc,)
 
 $(OBJ_DIR)/%.o: %.S
 	@mkdir -p $(dir $@)

@@ -997,6 +997,49 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
 }
 
 /*
+ * The least order up to SLAB_MAX_ORDER at which @cache's header slots and
+ * tail cost at most 1/@parts of the slab (with @small, below 64 bytes:
+ * or at which it holds 8 objects), or -1. Either way @cache is left laid
+ * out at some order tried: the caller lays it out at the one it chooses.
+ */
+static int cache_least_order(struct kmem_cache *cache, unsigned int parts,
+			     bool small)
+{
+	for (unsigned int o = slab_tab.min_order; o <= SLAB_MAX_ORDER; o++) {
+		size_t lost = cache_layout_order(cache, o);
+
+		if (lost == SIZE_MAX)
+			continue;
+		if ((small && cache->size < 64 && slab_capacity(cache) >= 8) ||
+		    lost * parts <= (PAGE_SIZE << o))
+			return (int)o;
+	}
+	return -1;
+}
+
+/*
+ * The order up to SLAB_MAX_ORDER whose header slots and tail cost the
+ * least share of the slab (the least order of equals), or -1 when no
+ * object fits in any.
+ */
+static int cache_least_lost_order(struct kmem_cache *cache)
+{
+	size_t best_lost = SIZE_MAX;
+	int best = -1;
+
+	for (unsigned int o = slab_tab.min_order; o <= SLAB_MAX_ORDER; o++) {
+		size_t lost = cache_layout_order(cache, o);
+
+		if (lost != SIZE_MAX && (best < 0 ||
+		    lost * (PAGE_SIZE << best) < best_lost * (PAGE_SIZE << o))) {
+			best = (int)o;
+			best_lost = lost;
+		}
+	}
+	return best;
+}
+
+/*
  * Choose @cache's slab order (slab_state.h): below 64 bytes, the least
  * that holds 8 objects; from 64 bytes, the least at which the header's
  * slots and the tail cost at most 1% of the slab, else the least at which
@@ -1005,37 +1048,16 @@ static size_t cache_layout_order(struct kmem_cache *cache, unsigned int order)
  */
 static bool cache_layout(struct kmem_cache *cache)
 {
-	unsigned int stride = cache->size, l = 0, best = 0, fallback = 0;
-	size_t best_lost = SIZE_MAX;
-	bool chosen = false, have_fallback = false;
+	unsigned int stride = cache->size, l = 0;
+	int order = cache_least_order(cache, 100, true);
 
-	for (unsigned int o = slab_tab.min_order; o <= SLAB_MAX_ORDER; o++) {
-		size_t lost = cache_layout_order(cache, o);
-		size_t bytes = PAGE_SIZE << o;
-
-		if (lost == SIZE_MAX)
-			continue;
-		if ((stride < 64 && slab_capacity(cache) >= 8) ||
-		    lost * 100 <= bytes) {
-			chosen = true;
-			break;
-		}
-		if (!have_fallback && lost * SLAB_LOSS_FALLBACK <= bytes) {
-			fallback = o;
-			have_fallback = true;
-		}
-		if (best_lost == SIZE_MAX ||
-		    lost * (PAGE_SIZE << best) < best_lost * bytes) {
-			best = o;
-			best_lost = lost;
-		}
-	}
-	if (!chosen) {
-		if (best_lost == SIZE_MAX)
-			return false;
-		/* The loop left the last order's layout: make the chosen one's. */
-		cache_layout_order(cache, have_fallback ? fallback : best);
-	}
+	if (order < 0)
+		order = cache_least_order(cache, SLAB_LOSS_FALLBACK, false);
+	if (order < 0)
+		order = cache_least_lost_order(cache);
+	if (order < 0)
+		return false;
+	cache_layout_order(cache, (unsigned int)order);
 	cache->full_relist = MAX(1U, MIN(slab_capacity(cache) / 4,
 					 (unsigned int)SLAB_FULL_RELIST_MAX));
 	cache->shift = is_power_of_2(stride) ? (unsigned int)__builtin_ctz(stride) : 0;
