@@ -2,7 +2,9 @@
 # build-checks.sh - compile-time promises of the memory core, as KTAP:
 #   - mm/ compiles freestanding (-nostdinc, no libc, the arch contract
 #     only) with each cross compiler and page size, at the default
-#     MAX_PAGE_ORDER and at the largest (the front end: see build_mm);
+#     MAX_PAGE_ORDER and at the largest (the front end: see build_mm),
+#     and tests/matrix.txt boots each of those geometries, which compiles
+#     mm/ at -O2 there;
 #   - an impossible geometry fails with a sentence saying why;
 #   - the old name (MAX_ + ORDER) does not compile;
 #   - make refuses a MAX_PAGE_ORDER that is not a decimal number, with a
@@ -101,6 +103,24 @@ refused() {
 	fi
 }
 
+# in_matrix ARCH PAGE_SIZE [ORDER]: a line of tests/matrix.txt boots that
+# geometry (at the default order without ORDER), so compiles mm/ at -O2
+# with the kernel's warnings, which build_mm's syntax mode leaves to it.
+in_matrix() {
+	awk -v a="ARCH=$1" -v p="PAGE_SIZE=$2" -v o="${3:+MAX_PAGE_ORDER=$3}" '
+		/^#/ || NF < 2 { next }
+		{
+			ha = hp = ho = any = 0
+			for (i = 2; i <= NF; i++) {
+				if ($i == a) ha = 1
+				if ($i == p) hp = 1
+				if ($i ~ /^MAX_PAGE_ORDER=/) { any = 1; if ($i == o) ho = 1 }
+			}
+			if (ha && hp && (o == "" ? !any : ho)) found = 1
+		}
+		END { exit !found }' tests/matrix.txt
+}
+
 # Each port at each page size, at its default order and at the largest
 # its sections allow (SECTION_SIZE_BITS - PAGE_SHIFT).
 for arch in $ARCHES; do
@@ -110,6 +130,13 @@ for arch in $ARCHES; do
 		build_mm "mm_freestanding_${arch}_$ps" syntax "$arch" "$s"
 		build_mm "mm_freestanding_${arch}_${ps}_order$top" syntax \
 			"$arch" "$s" -DCONFIG_MAX_PAGE_ORDER="$top"
+		echo "tests/matrix.txt boots no $arch $ps line at the default" \
+			"order and at $top: mm/ is not compiled at -O2 there" >"$tmp/log"
+		if in_matrix "$arch" "$ps" && in_matrix "$arch" "$ps" "$top"; then
+			result ok "mm_O2_in_matrix_${arch}_$ps"
+		else
+			result fail "mm_O2_in_matrix_${arch}_$ps"
+		fi
 	done
 done
 refused geometry_riscv64_order16_refused "must not exceed SECTION_SIZE_BITS" \
