@@ -91,6 +91,12 @@ unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 unsigned long get_zeroed_page(gfp_t gfp);
 void free_pages(unsigned long addr, unsigned int order);
 
+/* One page: Linux's shorthands for order 0. */
+#define alloc_page(gfp)		alloc_pages(gfp, 0)
+#define __free_page(page)	__free_pages(page, 0)
+#define __get_free_page(gfp)	__get_free_pages(gfp, 0)
+#define free_page(addr)		free_pages(addr, 0)
+
 /*
  * alloc_pages_exact - @size bytes of whole pages, page aligned, holding
  * only the pages @size needs: the block of get_order(@size) is cut into

@@ -183,6 +183,13 @@ static bool gfp_zero_and_addresses(void)
 		EXPECT(z[i] == 0, "byte %lu not zeroed", i);
 	z = (unsigned char *)get_zeroed_page(0);
 	EXPECT(z && z[0] == 0 && z[PAGE_SIZE - 1] == 0, "zeroed page");
+	free_page((unsigned long)z);
+	p = alloc_page(0);
+	EXPECT(p && page_address(p) == z, "alloc_page: the page just freed");
+	__free_page(p);
+	z = (unsigned char *)__get_free_page(0);
+	EXPECT(z && virt_to_page(z) == p, "__get_free_page: that page again");
+	free_page((unsigned long)z);
 	free_pages(0, 3);	/* Linux: a no-op */
 	EXPECT_SOUND();
 	return true;
