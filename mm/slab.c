@@ -1540,17 +1540,27 @@ void *kzalloc(size_t size, gfp_t gfp)
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 
-void *kcalloc(size_t n, size_t size, gfp_t gfp)
+static void *array_alloc(const char *fn, size_t n, size_t size, gfp_t gfp)
 {
 	size_t bytes;
 
 	if (__builtin_mul_overflow(n, size, &bytes)) {
 		if (!(gfp & __GFP_NOWARN))
-			pr_warn("kcalloc: %zu * %zu bytes overflows: refused\n",
-				n, size);
+			pr_warn("%s: %zu * %zu bytes overflows: refused\n",
+				fn, n, size);
 		return NULL;
 	}
-	return kzalloc(bytes, gfp);
+	return kmalloc(bytes, gfp);
+}
+
+void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	return array_alloc("kmalloc_array", n, size, gfp);
+}
+
+void *kcalloc(size_t n, size_t size, gfp_t gfp)
+{
+	return array_alloc("kcalloc", n, size, gfp | __GFP_ZERO);
 }
 
 /*

@@ -68,7 +68,11 @@ struct kmem_cache;
 
 /* kmalloc - @size bytes, or NULL (inline: <mm/slab_fast.h>). */
 void *kzalloc(size_t size, gfp_t gfp);
-/* kcalloc - @n * @size zeroed bytes; NULL when the product overflows. */
+/*
+ * kmalloc_array - @n * @size bytes; NULL (with a message, unless
+ * __GFP_NOWARN) when the product overflows. kcalloc - the same, zeroed.
+ */
+void *kmalloc_array(size_t n, size_t size, gfp_t gfp);
 void *kcalloc(size_t n, size_t size, gfp_t gfp);
 /*
  * krealloc - resize @p (NULL: like kmalloc) to @new_size, keeping the

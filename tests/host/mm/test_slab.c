@@ -362,6 +362,17 @@ static bool zeroing_and_realloc(void)
 	p = kcalloc(10, 30, GFP_KERNEL);
 	EXPECT(p && ksize(p) == 512 && p[299] == 0, "kcalloc");
 	kfree(p);
+	console_clear();
+	EXPECT(kmalloc_array(SIZE_MAX / 4, 8, GFP_KERNEL) == NULL, "overflow");
+	EXPECT(console_says("kmalloc_array:") && console_says("overflows"),
+	       "message");
+	console_clear();
+	EXPECT(kmalloc_array(3, SIZE_MAX / 2, GFP_KERNEL | __GFP_NOWARN) == NULL &&
+	       !console_says("overflows"), "__GFP_NOWARN is quiet");
+	p = kmalloc_array(7, 100, GFP_KERNEL);
+	EXPECT(p && ksize(p) == 1024, "kmalloc_array");
+	memset(p, 0x5a, 700);
+	kfree(p);
 	return restored(before);
 }
 
