@@ -304,7 +304,7 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 		       "spin slots\n", READ_ONCE(aarch64_boot_lottery));
 	gic_init(&cpus->gic);
 	if (cpus->psci == PSCI_CONDUIT_NONE)
-		return 0;	/* psci_cpu_on() refuses the CPUs that need it */
+		return 0;	/* aarch64_psci_cpu_on() refuses the CPUs that need it */
 	/* Read by aarch64_psci_call() on any CPU; the CPUs start after. */
 	WRITE_ONCE(aarch64_psci_conduit, (unsigned int)cpus->psci);
 	if (!psci)

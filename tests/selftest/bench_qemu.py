@@ -4,10 +4,10 @@
 For each target: build it with BENCH=1, then for each memory size boot it
 (the QEMU command line comes from `make print-qemu`, the one every boot
 uses) with -icount shift=0,sleep=off, --runs times. The guest prints
-"bench: ..." lines (tests/selftest/bench.c); every run of one configuration
-must print the same numbers, or the table says it did not. The result is a
-markdown table, printed and written to <out>/table.md, with every console
-log beside it.
+"bench: ..." lines (tests/selftest/variant/bench.c); every run of one
+configuration must print the same numbers, or the table says it did not.
+The result is a markdown table, printed and written to <out>/table.md,
+with every console log beside it.
 
 Exit status: 0 when every boot passed and every run repeated exactly.
 """
