@@ -1593,24 +1593,27 @@ void __kfree_object(struct slab *s, const void *p)
 	slab_free(s->cache, s, p, "kfree");
 }
 
-size_t ksize(const void *p)
+/* The bytes usable at @p, not NULL; 0 for a bad pointer, refused as @fn's. */
+static size_t usable_size(const char *fn, const void *p)
 {
-	struct slab *s;
+	struct slab *s = slab_of(p);
 	size_t size;
 
-	if (ZERO_OR_NULL_PTR(p))
-		return 0;
-	s = slab_of(p);
 	if (s) {
 		if (slab_obj_index(s->cache, s, p) >= 0)
 			return s->cache->object_size;
-		refuse("ksize", p, s->cache, "not the start of an object");
+		refuse(fn, p, s->cache, "not the start of an object");
 		return 0;
 	}
 	size = ksize_large(p);
 	if (!size)
-		refuse("ksize", p, NULL, "not an address kmalloc returned");
+		refuse(fn, p, NULL, "not an address kmalloc returned");
 	return size;
+}
+
+size_t ksize(const void *p)
+{
+	return ZERO_OR_NULL_PTR(p) ? 0 : usable_size("ksize", p);
 }
 
 void *krealloc(const void *p, size_t new_size, gfp_t gfp)
@@ -1624,7 +1627,7 @@ void *krealloc(const void *p, size_t new_size, gfp_t gfp)
 		kfree(p);
 		return ZERO_SIZE_PTR;
 	}
-	old = ksize(p);
+	old = usable_size("krealloc", p);
 	if (!old)
 		return NULL;
 	if (new_size <= old)

@@ -79,7 +79,8 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp);
  * first min(old, new) bytes; @new_size 0 frees @p and returns
  * ZERO_SIZE_PTR, as Linux's does (and as kmalloc(0)). When the object
  * already holds @new_size bytes it is returned unchanged. On failure @p is
- * left as it was and NULL is returned.
+ * left as it was and NULL is returned; a @p that kmalloc() did not return
+ * (or an interior pointer) is refused with a message, as kfree() refuses.
  */
 void *krealloc(const void *p, size_t new_size, gfp_t gfp);
 /*

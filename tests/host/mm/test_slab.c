@@ -451,7 +451,15 @@ static bool refusals(void)
 	EXPECT(refused_free(free_into_wrong, x, msg), "double free into a cache");
 	console_clear();
 	EXPECT(ksize(q + 1) == 0 && console_says("ksize: refused"), "ksize of an interior pointer");
-	EXPECT(krealloc(stack_buf, 100, GFP_KERNEL) == NULL, "krealloc of a stack address");
+	console_clear();
+	EXPECT(krealloc(stack_buf, 100, GFP_KERNEL) == NULL &&
+	       console_says("krealloc: refused") && !console_says("ksize"),
+	       "krealloc of a stack address, refused in its own name");
+	console_clear();
+	EXPECT(krealloc(q + 8, 100, GFP_KERNEL) == NULL &&
+	       console_says("krealloc: refused") &&
+	       console_says("not the start of an object"),
+	       "krealloc of an interior pointer");
 	kfree(q);
 	kfree(y);
 	kfree(p);
