@@ -4,7 +4,8 @@
  * code (bench_malloc/bench_mfree in each adapter).
  *
  *   kpair      a malloc+free pair of one size, over and over, for each size
- *              8, 16, ... 4096 (order=n: only 8 << n): ns per pair
+ *              8, 16, ... 4096 (order=n: only 8 << n, which may pass
+ *              PAGE_SIZE: the large blocks): ns per pair
  *   workload   work=NAME threads=T: the mimalloc-bench workloads that need
  *              no third-party program, rewritten on bench_malloc/bench_mfree:
  *       larson         server churn: each thread replaces random slots of
@@ -48,10 +49,17 @@ int bench_kpair(const struct bench_opts *o)
 	unsigned int lo = o->order < 0 ? 0 : (unsigned int)o->order;
 	unsigned int hi = o->order < 0 ? 9 : lo;
 
+	if (hi > 40)
+		bench_die("kpair: order=%u: 8 << order bytes is no size", hi);
 	bench_fresh_heap(1UL << 14);
 	for (unsigned int k = lo; k <= hi; k++) {
 		size_t size = 8UL << k;
+		void *first = bench_malloc(size);
 
+		/* Every pair must allocate: a NULL would time nothing. */
+		if (!first)
+			bench_die("kpair: %zu bytes: the allocator has none", size);
+		bench_mfree(first);
 		for (unsigned int rep = 0; rep <= o->reps; rep++) {
 			uint64_t t0 = bench_now_ns();
 
