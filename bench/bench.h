@@ -78,10 +78,14 @@ struct bench_opts {
 	unsigned int threads; /* threads, workload: how many (workload: 0 is 2) */
 	bool cross;	      /* threads: each block freed by another thread */
 	bool control;	      /* threads: the control loop, no allocator */
+	int pin;	      /* threads: BENCH_PIN_* */
 	unsigned int nodes;   /* handoff, nodepair: NUMA nodes of the heap */
 	const char *work;     /* workload: which one */
 	bool memory;	      /* workload: measure memory, not time */
 };
+
+/* threads' pin=: unpinned (the default), all on one CPU, one per CPU. */
+enum { BENCH_PIN_NONE, BENCH_PIN_SAME, BENCH_PIN_APART };
 
 /* One tab-separated sample line on stdout. */
 void bench_emit(const char *scenario, const char *variant, int order,

@@ -8,7 +8,8 @@
  * threads and zonelock (bench/threads.c), kpair and workload (small
  * objects, bench/small.c).
  * keys: reps, iters, blocks, pages, gib, seed, order, heap=fresh|used,
- * present=0|1, threads, cross=0|1, control=0|1, work, memory=0|1.
+ * present=0|1, threads, cross=0|1, control=0|1, pin=none|same|apart, work,
+ * memory=0|1.
  *
  * The process pins itself to one CPU (BENCH_CPU, default the last one) so
  * that the timed loops are not migrated half way through.
@@ -141,6 +142,12 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->control = number(argv[i], val);
 		else if (!strcmp(argv[i], "memory"))
 			o->memory = number(argv[i], val);
+		else if (!strcmp(argv[i], "pin") &&
+			 (!strcmp(val, "none") || !strcmp(val, "same") ||
+			  !strcmp(val, "apart")))
+			o->pin = !strcmp(val, "same") ? BENCH_PIN_SAME :
+				 !strcmp(val, "apart") ? BENCH_PIN_APART :
+				 BENCH_PIN_NONE;
 		else if (!strcmp(argv[i], "heap") &&
 			 (!strcmp(val, "fresh") || !strcmp(val, "used")))
 			o->used = !strcmp(val, "used");

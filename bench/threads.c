@@ -12,8 +12,13 @@
  *             directly with 1; and "cpu_ns", the same with the thread's
  *             CPU time (CLOCK_THREAD_CPUTIME_ID), which leaves out the
  *             time a thread waited for a core. The process is unpinned
- *             first. With control=1, no allocator: each thread does the
- *             shape of a per-CPU order-0 pair (pop a slot of a 64-slot
+ *             first, and the host's scheduler places the threads; with
+ *             pin=same every thread runs on the process's first CPU,
+ *             with pin=apart thread i on the i-th CPU (wrapping), so
+ *             that where the threads run is the run's choice, not the
+ *             scheduler's (the variant gains "-same" or "-apart").
+ *             With control=1, no allocator: each thread does
+ *             the shape of a per-CPU order-0 pair (pop a slot of a 64-slot
  *             array under a count and a limit, write a state byte; check
  *             the byte, push the slot back, write it again) on memory of
  *             its own page only: variant "controlN", what N threads cost
@@ -28,6 +33,8 @@
  *
  * For buddyboot every thread is a CPU with its own per-CPU lists.
  */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -142,6 +149,28 @@ static void cross(struct tctx *t, unsigned int order)
 	}
 }
 
+/* pin=same or pin=apart: this thread's CPU, of those the process may use. */
+static void pin_thread(const struct tctx *t)
+{
+	cpu_set_t allowed, one;
+	unsigned int nth = t->o->pin == BENCH_PIN_APART ? t->id : 0;
+	int cpu;
+
+	if (t->o->pin == BENCH_PIN_NONE)
+		return;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		bench_die("threads: sched_getaffinity: %s", strerror(errno));
+	nth %= (unsigned int)CPU_COUNT(&allowed);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &allowed) && !nth--)
+			break;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		bench_die("threads: cannot pin thread %u to CPU %d: %s", t->id,
+			  cpu, strerror(errno));
+}
+
 static void *thread_main(void *arg)
 {
 	struct tctx *t = arg;
@@ -149,6 +178,7 @@ static void *thread_main(void *arg)
 	struct timespec c0, c1;
 	uint64_t t0;
 
+	pin_thread(t);
 	pthread_barrier_wait(t->start);
 	t0 = bench_now_ns();
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
@@ -179,9 +209,11 @@ int bench_threads(const struct bench_opts *o)
 		bench_die("threads: threads=N (N >= 1) and order=n are needed");
 	if (o->cross && n < 2)
 		bench_die("threads: cross=1 needs two threads at least");
-	snprintf(variant, sizeof(variant), "%s%u",
+	snprintf(variant, sizeof(variant), "%s%u%s",
 		 o->cross ? (o->control ? "crossctl" : "cross") :
-		 o->control ? "control" : "pair", n);
+		 o->control ? "control" : "pair", n,
+		 o->pin == BENCH_PIN_SAME ? "-same" :
+		 o->pin == BENCH_PIN_APART ? "-apart" : "");
 	/* Each thread may have a core of its own, as a CPU does. */
 	bench_unpin();
 	base = bench_fresh_heap((unsigned long)n * RING * 2 << o->order);
