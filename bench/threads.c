@@ -17,13 +17,13 @@
  *             with pin=apart thread i on the i-th CPU (wrapping), so
  *             that where the threads run is the run's choice, not the
  *             scheduler's (the variant gains "-same" or "-apart").
- *             With control=1, no allocator: each thread does
- *             the shape of a per-CPU order-0 pair (pop a slot of a 64-slot
- *             array under a count and a limit, write a state byte; check
- *             the byte, push the slot back, write it again) on memory of
- *             its own page only: variant "controlN", what N threads cost
- *             on this machine when they share nothing. With control=1
- *             and cross=1, the ring alone: tokens instead of blocks, no
+ *             With control=1, no allocator: each thread does the shape
+ *             of a per-CPU order-0 pair (pop a slot of a 64-slot array
+ *             under a count and a limit, write a state byte; check the
+ *             byte, push the slot back, write it again) on memory of its
+ *             own page only: variant "controlN", what N threads cost on
+ *             this machine when they share nothing. With control=1 and
+ *             cross=1, the ring alone: tokens instead of blocks, no
  *             allocator, variant "crossctlN", what the hand-off itself
  *             costs.
  *   zonelock  buddyboot only: a steady state of order-0 allocations and
