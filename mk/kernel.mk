@@ -80,25 +80,24 @@ KERNEL_LDFLAGS	:= -nostdlib -static -no-pie -Wl,--build-id=none \
 		   -Wl,-T,$(LINKER_SCRIPT) -Wl,-Map,$(BUILD_DIR)/buddyboot.map \
 		   $(ARCH_LDFLAGS)
 
-# One C object; $(1): flags only this object takes.
+# One object, C or assembly: $(1) the line's tag, $(2) the flags only
+# these objects take (after the common ones).
 define kernel_cc
 	@mkdir -p $(dir $@)
-	$(Q)echo "  CC      $@"
-	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(1) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)printf '  %-8s%s\n' '$(1)' '$@'
+	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(2) -MMD -MP -c $< -o $@
 endef
 
 # The board file names the early console (BOARD_EARLYCON): an edit there
 # rebuilds the one object that holds it.
 $(BUILD_DIR)/platform/console.o: platform/console.c boards/$(ARCH)/$(BOARD).mk
-	$(call kernel_cc,-DCONFIG_EARLYCON='"$(EARLYCON)"')
+	$(call kernel_cc,CC,-DCONFIG_EARLYCON='"$(EARLYCON)"')
 
 $(OBJ_DIR)/%.o: %.c
-	$(call kernel_cc,)
+	$(call kernel_cc,CC,)
 
 $(OBJ_DIR)/%.o: %.S
-	@mkdir -p $(dir $@)
-	$(Q)echo "  AS      $@"
-	$(Q)$(CC) $(KERNEL_CPPFLAGS) $(KERNEL_CFLAGS) $(KERNEL_ASFLAGS) -MMD -MP -c $< -o $@
+	$(call kernel_cc,AS,$(KERNEL_ASFLAGS))
 
 $(LINKER_SCRIPT): $(LINKER_TEMPLATE) linker/sections.lds.h \
 		  $(wildcard arch/$(ARCH)/image.lds.h) boards/$(ARCH)/$(BOARD).mk
