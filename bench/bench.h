@@ -84,7 +84,7 @@ struct bench_opts {
 	bool memory;	      /* workload: measure memory, not time */
 };
 
-/* threads' pin=: unpinned (the default), all on one CPU, one per CPU. */
+/* threads' pin=none|same|apart, in this order (main.c's pin_mode()). */
 enum { BENCH_PIN_NONE, BENCH_PIN_SAME, BENCH_PIN_APART };
 
 /* One tab-separated sample line on stdout. */

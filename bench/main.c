@@ -105,6 +105,17 @@ static unsigned long number(const char *key, const char *val)
 	return v;
 }
 
+/* pin=none|same|apart: BENCH_PIN_NONE, _SAME, _APART, in that order. */
+static int pin_mode(const char *val)
+{
+	static const char *const modes[] = { "none", "same", "apart" };
+
+	for (int m = 0; m < (int)(sizeof(modes) / sizeof(modes[0])); m++)
+		if (!strcmp(val, modes[m]))
+			return m;
+	bench_die("pin=%s: none, same or apart", val);
+}
+
 static void parse(struct bench_opts *o, int argc, char **argv)
 {
 	for (int i = 2; i < argc; i++) {
@@ -142,12 +153,8 @@ static void parse(struct bench_opts *o, int argc, char **argv)
 			o->control = number(argv[i], val);
 		else if (!strcmp(argv[i], "memory"))
 			o->memory = number(argv[i], val);
-		else if (!strcmp(argv[i], "pin") &&
-			 (!strcmp(val, "none") || !strcmp(val, "same") ||
-			  !strcmp(val, "apart")))
-			o->pin = !strcmp(val, "same") ? BENCH_PIN_SAME :
-				 !strcmp(val, "apart") ? BENCH_PIN_APART :
-				 BENCH_PIN_NONE;
+		else if (!strcmp(argv[i], "pin"))
+			o->pin = pin_mode(val);
 		else if (!strcmp(argv[i], "heap") &&
 			 (!strcmp(val, "fresh") || !strcmp(val, "used")))
 			o->used = !strcmp(val, "used");

@@ -49,7 +49,8 @@ int bench_kpair(const struct bench_opts *o)
 	unsigned int lo = o->order < 0 ? 0 : (unsigned int)o->order;
 	unsigned int hi = o->order < 0 ? 9 : lo;
 
-	if (hi > 40)
+	/* 8 << hi must be a size_t: 8 is 2^3. */
+	if (hi >= sizeof(size_t) * 8 - 3)
 		bench_die("kpair: order=%u: 8 << order bytes is no size", hi);
 	bench_fresh_heap(1UL << 14);
 	for (unsigned int k = lo; k <= hi; k++) {
