@@ -68,6 +68,35 @@ $(BOOT_FIXTURES)/dts/%.dtb: tests/fixtures/dts/%.dts
 	$(Q)echo "  DTC     $@"
 	$(Q)dtc -q -I dts -O dtb -o $@ $<
 
+# ACPI tables of whole machines, as /sys/firmware/acpi/tables/ holds them
+# (APIC, SRAT, SLIT), a folder per machine: compiled by iasl from
+# tests/fixtures/acpi/iasl/*/*.asl, iasl's own templates (`iasl -T`), and
+# captured ones (tests/fixtures/acpi/captured/*/APIC).
+HOST_PACKAGES	+= acpica-tools
+ACPI_IASL_SRCS	:= $(sort $(wildcard tests/fixtures/acpi/iasl/*/*.asl))
+ACPI_IASL_DIR	:= $(BOOT_FIXTURES)/acpi
+acpi_table_name	= $(shell echo $(basename $(notdir $(1))) | tr a-z A-Z)
+ACPI_IASL_TABLES := $(foreach f,$(ACPI_IASL_SRCS),$(ACPI_IASL_DIR)/$(notdir \
+		    $(patsubst %/,%,$(dir $(f))))/$(call acpi_table_name,$(f)))
+ACPI_MACHINES	:= $(sort $(dir $(ACPI_IASL_TABLES))) \
+		   $(ACPI_IASL_DIR)/iasl-templates/ \
+		   $(sort $(dir $(wildcard tests/fixtures/acpi/captured/*/APIC)))
+define acpi_iasl_table
+$(ACPI_IASL_DIR)/$(notdir $(patsubst %/,%,$(dir $(1))))/$(call acpi_table_name,$(1)): $(1)
+	@mkdir -p $$(dir $$@)
+	$(Q)echo "  IASL    $$@"
+	$(Q)iasl -ve -p $$@-tmp $$< >/dev/null && mv $$@-tmp.aml $$@
+endef
+$(foreach f,$(ACPI_IASL_SRCS),$(eval $(call acpi_iasl_table,$(f))))
+ACPI_IASL_TEMPLATES := $(ACPI_IASL_DIR)/iasl-templates/.stamp
+$(ACPI_IASL_TEMPLATES):
+	@mkdir -p $(dir $@)
+	$(Q)echo "  IASL    $(dir $@) (iasl -T)"
+	$(Q)cd $(dir $@) && for t in APIC SRAT SLIT; do \
+		iasl -T $$t >/dev/null 2>&1 && iasl -ve -p $$t-tmp \
+		$$(echo $$t | tr A-Z a-z).asl >/dev/null && \
+		mv $$t-tmp.aml $$t || exit 1; done && touch .stamp
+
 # x86 boot-info fixtures: generated from the memory maps in platforms.md.
 BOOT_X86_FIXTURES := $(BOOT_FIXTURES)/x86/.stamp
 $(BOOT_X86_FIXTURES): tests/fixtures/x86/gen_bootinfo.py
@@ -120,14 +149,22 @@ $(BOOT_SUITE_DIR)/boot-srat-fixtures: $(MEMMAP_ASAN) $(ACPI_FIXTURES) $(MAKEFILE
 	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s\n' \
 		'$(CURDIR)/tests/host/boot/srat_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
 		'$(addprefix $(CURDIR)/,$(ACPI_FIXTURES))' > $@ && chmod +x $@
+$(BOOT_SUITE_DIR)/boot-acpi-machines: $(MEMMAP_ASAN) $(ACPI_IASL_TABLES) $(ACPI_IASL_TEMPLATES) $(BOOT_X86_FIXTURES) $(MAKEFILE_LIST)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#!/bin/sh\nexec python3 %s %s %s %s\n' \
+		'$(CURDIR)/tests/host/boot/acpi_expect.py' '$(CURDIR)/$(MEMMAP_ASAN)' \
+		'$(CURDIR)/$(BOOT_FIXTURES)/x86/pvh-128M.bin' \
+		'$(foreach d,$(ACPI_MACHINES),$(abspath $(d)))' > $@ && chmod +x $@
 BOOT_SUITES	+= host-boot-dtb-fixtures=$(BOOT_SUITE_DIR)/boot-dtb-fixtures \
 		   host-boot-srat-fixtures=$(BOOT_SUITE_DIR)/boot-srat-fixtures \
+		   host-boot-acpi-machines=$(BOOT_SUITE_DIR)/boot-acpi-machines \
 		   host-boot-x86-fixtures=$(BOOT_SUITE_DIR)/boot-x86-fixtures \
 		   host-boot-efi-fixtures=$(BOOT_SUITE_DIR)/boot-efi-fixtures \
 		   host-memmap-cli=$(BOOT_SUITE_DIR)/memmap-cli \
 		   host-boot-acpi=$(BOOT_SUITE_DIR)/boot-acpi
 BOOT_SUITE_SCRIPTS := $(BOOT_SUITE_DIR)/boot-dtb-fixtures \
 		      $(BOOT_SUITE_DIR)/boot-srat-fixtures \
+		      $(BOOT_SUITE_DIR)/boot-acpi-machines \
 		      $(BOOT_SUITE_DIR)/boot-x86-fixtures \
 		      $(BOOT_SUITE_DIR)/boot-efi-fixtures \
 		      $(BOOT_SUITE_DIR)/memmap-cli \

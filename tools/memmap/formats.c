@@ -77,6 +77,8 @@ int memmap_parse_options(int argc, char **argv, struct memmap_options *opt)
 			opt->srat_file = argv[++i];
 		} else if (!strcmp(a, "--slit") && i + 1 < argc) {
 			opt->slit_file = argv[++i];
+		} else if (!strcmp(a, "--madt") && i + 1 < argc) {
+			opt->madt_file = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown or incomplete option '%s'",
 					   a);

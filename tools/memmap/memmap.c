@@ -4,8 +4,9 @@
  * Reads a DTB, a saved multiboot2 information structure, a saved PVH
  * start_info, an EFI memory map dump or an ACPI SRAT dump (formats in
  * tools/memmap/README.md), runs the kernel's own readers and memblock over
- * it, and prints the memory map the allocator would start from, and the
- * NUMA topology the kernel would apply (tools/memmap/numa.c). Exit status: 0 on success, 1 with a message for
+ * it, and prints the memory map the allocator would start from, the CPUs
+ * of a MADT (tools/memmap/acpi.c), and the NUMA topology the kernel would
+ * apply (tools/memmap/numa.c). Exit status: 0 on success, 1 with a message for
  * malformed input or a bad command line, 2 with a message when there is
  * no usable memory (no whole free page: everything reserved, or less than
  * a page), 3 with a message when the map has more regions than fit.
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <boot/bootmem.h>
+#include <boot/cpus.h>
 #include <boot/readers.h>
 #include <boot/reserve.h>
 #include <mm/memblock.h>
@@ -26,7 +28,8 @@
 
 static const char usage[] =
 "usage: memmap [--regions] [--format fdt|multiboot2|pvh|efi|srat]\n"
-"              [--info-addr ADDR] [--srat SRAT] [--slit SLIT] FILE\n"
+"              [--info-addr ADDR] [--srat SRAT] [--slit SLIT] [--madt APIC]\n"
+"              FILE\n"
 "\n"
 "Read FILE (a device tree blob, a saved multiboot2 information structure,\n"
 "a saved PVH hvm_start_info, an EFI memory map dump with its \"EMAP\"\n"
@@ -44,6 +47,9 @@ static const char usage[] =
 "  --srat SRAT        an ACPI SRAT dump (/sys/firmware/acpi/tables/SRAT,\n"
 "                     acpidump -b): the nodes of FILE's memory and CPUs\n"
 "  --slit SLIT        an ACPI SLIT dump: the distances between the nodes\n"
+"  --madt APIC        an ACPI MADT dump (/sys/firmware/acpi/tables/APIC,\n"
+"                     acpidump -b's apic.dat): the CPUs the kernel would\n"
+"                     start, and the CPUs of an SRAT's GICC entries\n"
 "  --info-addr ADDR   (also --dtb-addr) the address the blob was loaded at:\n"
 "                     reserve [ADDR, ADDR + its size) as the boot loader's\n"
 "                     blob. Without it the blob itself is not reserved, nor\n"
@@ -158,8 +164,12 @@ static void print_ranges(const struct boot_memmap *map)
 
 static struct boot_numa numa;
 static bool has_numa;
+static struct boot_cpus madt_cpus;
 
-/* A table file given with --srat or --slit, read into @numa. */
+/*
+ * A table file given with --srat or --slit, read into @numa, or with
+ * --madt (@sig "APIC"), kept for the readers.
+ */
 static int read_table(const char *path, const char *sig)
 {
 	char error[BOOT_ERROR_LEN];
@@ -170,7 +180,8 @@ static int read_table(const char *path, const char *sig)
 	data = read_file(path, &len);
 	if (!data)
 		return fail(EXIT_MALFORMED, path, strerror(errno));
-	err = memmap_acpi_table(data, len, sig, &numa, error);
+	err = !strcmp(sig, "APIC") ? memmap_madt(data, len, error) :
+	      memmap_acpi_table(data, len, sig, &numa, error);
 	free(data);
 	return err ? fail(EXIT_MALFORMED, path, error) : 0;
 }
@@ -216,6 +227,13 @@ int main(int argc, char **argv)
 	if (err) {
 		fputs(usage, err > 0 ? stdout : stderr);
 		return err > 0 ? 0 : 1;
+	}
+	/* First: an SRAT's GICC entries, FILE's included, need the MADT. */
+	if (opt.madt_file) {
+		err = read_table(opt.madt_file, "APIC");
+		if (err)
+			return err;
+		memmap_madt_cpus(&madt_cpus);
 	}
 	data = read_file(opt.file, &len);
 	if (!data)
@@ -275,6 +293,8 @@ int main(int argc, char **argv)
 		print_regions();
 	} else {
 		boot_memory_report(printf);
+		if (opt.madt_file)
+			memmap_madt_report(&madt_cpus);
 		if (has_numa)
 			memmap_numa_report(&numa);
 	}

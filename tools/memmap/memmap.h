@@ -24,6 +24,7 @@ struct memmap_options {
 	phys_addr_t info_addr;
 	const char *srat_file;	/* --srat: nodes for the memory of @file */
 	const char *slit_file;	/* --slit: their distances */
+	const char *madt_file;	/* --madt: the CPUs */
 };
 
 /* Return: 0, 1 for --help, or -1 for a usage error (message printed). */
@@ -39,6 +40,28 @@ int memmap_read(struct memmap_options *opt, const void *data, size_t len,
 
 const char *memmap_format_name(enum memmap_format format);
 
+/*
+ * memmap_acpi_check - the checks of a raw ACPI table file: @sig, a length
+ * between the header's and the file's, a zero sum. Return: 0, or
+ * -EBADMSG with @error set.
+ */
+int memmap_acpi_check(const void *data, size_t len, const char *sig,
+		      char *error);
+/*
+ * memmap_madt - check the raw MADT of @len bytes at @data, as
+ * memmap_acpi_check() and the kernel's reader do, and keep a copy where
+ * the kernel's readers find it (the SRAT's, for GICC Affinity entries).
+ * Return: 0, or -EBADMSG (-ENOMEM) with @error set.
+ */
+int memmap_madt(const void *data, size_t len, char *error);
+/*
+ * memmap_madt_cpus - the CPUs the kernel would start from the MADT, the
+ * first usable one taken for the boot CPU. Return: false without a MADT.
+ */
+struct boot_cpus;
+bool memmap_madt_cpus(struct boot_cpus *cpus);
+/* memmap_madt_report - print @cpus (memmap_madt_cpus()'s) and the counts. */
+void memmap_madt_report(const struct boot_cpus *cpus);
 /*
  * memmap_acpi_table - check the raw ACPI table @sig ("SRAT" or "SLIT") of
  * @len bytes at @data (signature, length, checksum) and read it into
