@@ -5,8 +5,9 @@
  *   threads   @threads threads (threads=N), each doing @iters alloc+free
  *             pairs of @order at once, from a common start: variant
  *             "pairN". With cross=1, thread i allocates and hands each
- *             block to thread i+1 (mod N) through a ring, which frees it:
- *             variant "crossN", every free a remote one. Emitted: ns per
+ *             block to thread i+1 (mod N) through a ring (RING blocks in
+ *             flight, each side's index published once per burst), which
+ *             frees it: variant "crossN", every free a remote one. Emitted: ns per
  *             pair as each thread sees it (the slowest thread's time over
  *             its pairs), so per-thread throughput at N threads compares
  *             directly with 1; and "cpu_ns", the same with the thread's
@@ -44,11 +45,20 @@
 #include "adapter.h"
 
 #define RING	256		/* blocks in flight between two threads */
+#define BURST	16		/* blocks made between two publications */
 
+/*
+ * One producer, one consumer. Each index has a line of its own, and each
+ * side publishes its index once per burst of slots, not per slot: an
+ * index store moves its line to the other core, and that should cost a
+ * burst once, not each block.
+ */
 struct ring {
 	void *slot[RING];
-	unsigned long head;	/* written by the producer (release) */
-	unsigned long tail;	/* written by the consumer (release) */
+	/* Written by the producer (release), read by the consumer. */
+	unsigned long head __attribute__((aligned(64)));
+	/* Written by the consumer (release), read by the producer. */
+	unsigned long tail __attribute__((aligned(64)));
 } __attribute__((aligned(64)));
 
 struct tctx {
@@ -119,30 +129,30 @@ static void cross(struct tctx *t, unsigned int order)
 	struct ring *out = &t->rings[(t->id + 1) % t->n];
 	struct ring *in = &t->rings[t->id];
 	unsigned long made = 0, freed = 0, iters = t->o->iters;
+	/* The producer's own copy of its head, and its last view of tail. */
+	unsigned long head = 0, tail = 0;
 
 	while (made < iters || freed < iters) {
 		unsigned long h = __atomic_load_n(&in->head, __ATOMIC_ACQUIRE);
-		unsigned long progress = made + freed;
+		unsigned long progress = made + freed, k = in->tail;
 
-		while (in->tail != h) {
+		for (; k != h; k++, freed++)
 			if (!t->o->control)
-				bench_free(in->slot[in->tail % RING], order);
-			__atomic_store_n(&in->tail, in->tail + 1, __ATOMIC_RELEASE);
-			freed++;
-		}
-		for (int k = 0; k < 16 && made < iters; k++) {
-			unsigned long tail = __atomic_load_n(&out->tail,
-							     __ATOMIC_ACQUIRE);
-
-			if (out->head - tail == RING)
-				break;
-			out->slot[out->head % RING] = t->o->control ?
+				bench_free(in->slot[k % RING], order);
+		/* Release: the slots are read before the producer reuses them. */
+		if (freed + made != progress)
+			__atomic_store_n(&in->tail, k, __ATOMIC_RELEASE);
+		/* A stale tail only makes the ring look fuller: look again then. */
+		if (head - tail > RING - BURST)
+			tail = __atomic_load_n(&out->tail, __ATOMIC_ACQUIRE);
+		for (int b = 0; b < BURST && made < iters && head - tail < RING;
+		     b++, head++, made++)
+			out->slot[head % RING] = t->o->control ?
 				(void *)(uintptr_t)(made + 1) :
 				must(bench_alloc(order), order);
-			__atomic_store_n(&out->head, out->head + 1,
-					 __ATOMIC_RELEASE);
-			made++;
-		}
+		/* Release: the slots are written before the consumer reads them. */
+		if (head != __atomic_load_n(&out->head, __ATOMIC_RELAXED))
+			__atomic_store_n(&out->head, head, __ATOMIC_RELEASE);
 		/* Nothing to do until the other thread runs: let it. */
 		if (made + freed == progress)
 			sched_yield();
