@@ -9,6 +9,8 @@
 #                      it through FUZZ_TARGETS)
 #   make check-dtb DTB=file...   check memmap --regions against dtc's
 #                      reading of any DTB (tests/host/boot/dtb_expect.py)
+#   make check-acpi ACPI=dir...  check memmap --madt against iasl's reading
+#                      of a machine's MADT, SRAT and SLIT (acpi_expect.py)
 #
 # Built with host.mk's variants: boot/*.c (but main.c, memory.c and
 # cpus.c and acpi_phys.c, which need the kernel's linker symbols or
@@ -219,7 +221,7 @@ HOST_SUITES	+= $(BOOT_SUITES)
 TEST_SUITES	+= $(BOOT_SUITES)
 TEST_PREREQS	+= boot-host-tests
 
-.PHONY: boot-host-tests check-dtb fuzz
+.PHONY: boot-host-tests check-dtb check-acpi fuzz
 
 host: $(MEMMAP)
 
@@ -232,5 +234,12 @@ host-tests: boot-host-tests
 check-dtb: $(MEMMAP_ASAN)
 	$(Q)test -n "$(DTB)" || { echo "usage: make check-dtb DTB=file.dtb..." >&2; exit 2; }
 	$(Q)python3 tests/host/boot/dtb_expect.py $(MEMMAP_ASAN) $(DTB)
+
+#= ACPI=dir...   make check-acpi: folders of ACPI tables (APIC, SRAT, SLIT)
+## check-acpi: ACPI=dir... check memmap --madt on a machine's tables against iasl
+check-acpi: $(MEMMAP_ASAN) $(BOOT_X86_FIXTURES)
+	$(Q)test -n "$(ACPI)" || { echo "usage: make check-acpi ACPI=dir... (a folder with APIC, and SRAT and SLIT if any, as /sys/firmware/acpi/tables)" >&2; exit 2; }
+	$(Q)python3 tests/host/boot/acpi_expect.py $(MEMMAP_ASAN) \
+		$(BOOT_FIXTURES)/x86/pvh-128M.bin $(ACPI)
 
 fuzz: $(FUZZ_TARGETS)

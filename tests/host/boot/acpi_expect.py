@@ -300,6 +300,11 @@ def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     memmap, memory_map, dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    for d in dirs:
+        if not os.path.isfile(os.path.join(d, 'APIC')):
+            sys.exit('acpi_expect.py: %s: no APIC (the MADT) in it; a '
+                     'folder as /sys/firmware/acpi/tables, with APIC and '
+                     'SRAT and SLIT if any' % d)
     ktap = KtapWriter(sum(planned(d) for d in dirs))
     with tempfile.TemporaryDirectory() as tmp:
         for d in dirs:
