@@ -26,9 +26,10 @@ its runtime services, ACPI NVS and reserved pages, which its memory map
 does not call RAM (AAVMF keeps about 7 MiB so in the first node). CPU index i is hwid i (APIC id, hart id, MPIDR below 8 CPUs), as
 QEMU numbers them on the configurations in tests/matrix.txt.
 
-A machine whose topology comes from a device tree of its own (-dtb), not
-from -numa, states it in EXPECT_NUMA (from_expect()), in -numa's words
-with the node's memory as size= in place of memdev=:
+A machine whose topology comes from a device tree of its own (-dtb) or
+from ACPI tables of its own (-acpitable), not from -numa, states it in
+EXPECT_NUMA (from_expect()), in -numa's words with the node's memory as
+size= in place of memdev= (size=0: a node with CPUs and no memory):
 
     node,nodeid=0,size=98M,cpus=0-1 node,nodeid=1,size=158M dist,src=0,dst=1,val=20
 
