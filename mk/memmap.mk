@@ -198,9 +198,12 @@ endef
 $(foreach f,$(BOOT_FUZZERS),$(eval $(call boot_fuzzer,$(f))))
 
 # Seed corpora: every DTB fixture, every x86, EFI and ACPI fixture (copied,
-# so that the fuzzer may add to its corpus without touching tests/fixtures).
+# so that the fuzzer may add to its corpus without touching tests/fixtures),
+# and each ACPI machine's tables as a snapshot.
 $(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES) \
-		       $(BOOT_EFI_FIXTURES) $(BOOT_EFI_CAPTURED) $(ACPI_FIXTURES)
+		       $(BOOT_EFI_FIXTURES) $(BOOT_EFI_CAPTURED) $(ACPI_FIXTURES) \
+		       $(ACPI_IASL_TABLES) $(ACPI_IASL_TEMPLATES) \
+		       tests/fixtures/acpi/machine_snapshot.py
 	$(Q)echo "  CORPUS  $(BOOT_CORPUS)"
 	$(Q)rm -rf $(BOOT_CORPUS) && mkdir -p $(foreach f,$(BOOT_FUZZERS),$(BOOT_CORPUS)/$(f))
 	$(Q)for f in $(filter %.dtb,$(BOOT_DTB_FIXTURES)); do cp $$f $(BOOT_CORPUS)/fdt/; done
@@ -210,6 +213,9 @@ $(BOOT_CORPUS)/.stamp: $(BOOT_DTB_FIXTURES) $(BOOT_X86_FIXTURES) \
 	$(Q)cp $(BOOT_FIXTURES)/x86/pvh-*.bin $(BOOT_CORPUS)/pvh/
 	$(Q)cp $(BOOT_FIXTURES)/efi/*.bin $(BOOT_EFI_CAPTURED) $(BOOT_CORPUS)/efi/
 	$(Q)cp $(ACPI_FIXTURES) $(BOOT_CORPUS)/acpi/
+	$(Q)for d in $(patsubst %/,%,$(ACPI_MACHINES)); do \
+		python3 tests/fixtures/acpi/machine_snapshot.py $$d \
+		$(BOOT_CORPUS)/acpi/machine-$$(basename $$d).bin || exit 1; done
 	$(Q)touch $@
 
 -include $(patsubst %.o,%.d,$(call host_objs,plain,$(MEMMAP_SRCS)))

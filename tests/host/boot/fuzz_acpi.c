@@ -1,7 +1,8 @@
 /*
  * fuzz_acpi.c - libFuzzer target for the ACPI reader. The input is an
  * ACPI snapshot (tests/fixtures/acpi/, seeds the QEMU captures, x86 and
- * Arm, the NUMA ones with SRAT and SLIT among them), read for CPUs, the
+ * Arm, the NUMA ones with SRAT and SLIT among them, and the iasl-compiled
+ * machines, made snapshots by machine_snapshot.py), read for CPUs, the
  * GIC (MADT and GTDT) and NUMA; inputs of
  * odd size get every checksum made right first, so that mutations reach
  * the table walks behind them. Any input is read or refused with a
