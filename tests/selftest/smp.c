@@ -25,7 +25,7 @@
  * Each torture case runs on every CPU at once through on_each_cpu(), from
  * a common start, for at most TORTURE_NS or TORTURE_MAX_ITERATIONS (so
  * that 8 emulated CPUs on 2 host cores stay within seconds) and at least
- * TORTURE_MIN_ITERATIONS (an emulated CPU the host does not run until
+ * torture_min_iterations() (an emulated CPU the host does not run until
  * the window has closed still takes its turns), and each
  * CPU counts its own iterations in its per-CPU area:
  * the shared totals must equal the sum of those, exactly. Where the arch
@@ -44,6 +44,8 @@
 #define TORTURE_NS		(1000ULL * 1000 * 1000)
 #define TORTURE_MAX_ITERATIONS	20000UL
 #define TORTURE_MIN_ITERATIONS	64UL
+#define TORTURE_MIN_FLOOR	8UL
+#define TORTURE_MIN_TOTAL	(8 * TORTURE_MIN_ITERATIONS)
 
 /* Written by each CPU in its own area only; read by the boot CPU after. */
 struct smp_probe {
@@ -147,6 +149,24 @@ struct torture_arg {
 	uint64_t deadline;	/* store-release by the last to arrive */
 };
 
+/*
+ * The turns each CPU must take however late the window found it: 64 with
+ * up to 8 CPUs, fewer with more (TORTURE_MIN_TOTAL shared out, at least
+ * TORTURE_MIN_FLOOR each). The ticket lock hands itself to the CPUs in
+ * the order they asked, so when emulated CPUs outnumber the host's cores
+ * each hand-off waits until the host runs that one CPU's thread: 64
+ * emulated CPUs on 2 host cores took 154 s for 64 turns each, and what
+ * bounds the time is the turns of all CPUs together.
+ */
+static unsigned long torture_min_iterations(void)
+{
+	unsigned long each = TORTURE_MIN_TOTAL / num_online_cpus();
+
+	if (each > TORTURE_MIN_ITERATIONS)
+		return TORTURE_MIN_ITERATIONS;
+	return each < TORTURE_MIN_FLOOR ? TORTURE_MIN_FLOOR : each;
+}
+
 static uint64_t torture_start(struct torture_arg *t)
 {
 	uint64_t deadline;
@@ -179,9 +199,9 @@ static bool torture_run(void (*fn)(void *arg), const char *what,
 		unsigned long n = per_cpu_ptr(&smp_probe, cpu)->iterations;
 
 		ktap_diag("cpu %u: %lu %s increments", cpu, n, what);
-		SELFTEST_EXPECT(n >= TORTURE_MIN_ITERATIONS, "cpu %u made %lu "
-				"%s increments, fewer than the %lu each must",
-				cpu, n, what, TORTURE_MIN_ITERATIONS);
+		SELFTEST_EXPECT(n >= torture_min_iterations(), "cpu %u made "
+				"%lu %s increments, fewer than the %lu each must",
+				cpu, n, what, torture_min_iterations());
 		*sum += n;
 	}
 	return true;
@@ -192,8 +212,9 @@ static void lock_torture(void *arg)
 	struct smp_probe *p = this_cpu_ptr(&smp_probe);
 	int me = (int)smp_processor_id();
 	uint64_t deadline = torture_start(arg);
+	unsigned long min = torture_min_iterations();
 
-	while (p->iterations < TORTURE_MIN_ITERATIONS ||
+	while (p->iterations < min ||
 	       (p->iterations < TORTURE_MAX_ITERATIONS &&
 		(p->iterations & 15 || arch_clock_ns() < deadline))) {
 		spin_lock(&torture_lock);
@@ -237,8 +258,9 @@ static void atomic_torture(void *arg)
 {
 	struct smp_probe *p = this_cpu_ptr(&smp_probe);
 	uint64_t deadline = torture_start(arg);
+	unsigned long min = torture_min_iterations();
 
-	while (p->iterations < TORTURE_MIN_ITERATIONS ||
+	while (p->iterations < min ||
 	       (p->iterations < TORTURE_MAX_ITERATIONS &&
 		(p->iterations & 63 || arch_clock_ns() < deadline))) {
 		int old;
