@@ -118,7 +118,12 @@ class Report:
                 ("run", "%s run, %s, %s s wall" % (m.get("mode"), m.get("date"),
                                              m.get("wall_s"))),
                 ("load average (1, 5, 15 min)", "before %s; after %s" %
-                 (m.get("load_before"), m.get("load_after")))]
+                 (m.get("load_before"), m.get("load_after"))),
+                ("speed: a loop of loads and stores, no allocator "
+                 "(`bench-buddy threads threads=1 cross=0 control=1 "
+                 "order=0`, at the start and the end)", "%s ns per "
+                 "iteration" % cell(self.r.get("buddy", "threads",
+                                               "control1", 0, "pair_ns")))]
         for a in ALL:
             i = self.r.info[a]
             rows.append((self.name(a), "`%s`: %s" % (i.get("calls"),

@@ -52,6 +52,13 @@ def commands(mode):
     p = PLANS[mode]
     reps = "reps=%d" % p["reps"]
     cmds = [(a, ["info"]) for a in ALLOCATORS]
+    # The machine's speed at the start and at the end: a loop of the
+    # pairs' loads and stores on a page of its own, no allocator. This
+    # host's speed drifts by 2-3x over hours; the report prints it so
+    # that two runs' figures can be compared.
+    speed = [("buddy", ["threads", "threads=1", "cross=0", "control=1",
+                        "order=0", reps, "iters=%d" % (p["pair_iters"] // 4)])]
+    cmds += speed
     for heap in ("fresh", "used"):
         cmds += [(a, ["pair", "order=0", "heap=" + heap, reps,
                       "iters=%d" % p["pair_iters"], "blocks=%d" % p["blocks"]])
@@ -106,7 +113,7 @@ def commands(mode):
              for n in (1, 2) for a in BUDDIES]
     cmds += [(a, ["contig", "gib=%d" % p["contig_gib"], reps])
              for a in BUDDIES]
-    return cmds
+    return cmds + speed
 
 
 def callgrind_per_pair(bindir, alloc, scenario, runs):
