@@ -152,26 +152,30 @@ class Report:
 
     def threads(self):
         rows = []
-        ring = self.r.median("buddy", "threads", "crossctl2", 0, "pair_ns")
+        ring = self.r.median("buddy", "threads", "crossctl2-apart", 0,
+                             "pair_ns")
         for a in ALL:
             for order in (0, 3):
                 one = self.r.get(a, "threads", "pair1", order, "pair_ns")
                 two = self.r.get(a, "threads", "pair2", order, "pair_ns")
-                x = self.r.get(a, "threads", "cross2", order, "pair_ns")
+                x = self.r.get(a, "threads", "cross2-apart", order,
+                               "pair_ns")
                 cpu = {v: self.r.median(a, "threads", v, order, "cpu_ns")
-                       for v in ("pair1", "pair2", "cross2")}
+                       for v in ("pair1", "pair2", "cross2-apart")}
                 base = one and one.median
                 above = x.median - ring if x and ring is not None else None
                 rows.append((self.name(a), "%d" % order, cell(one), cell(two),
                              ratio(base, two and two.median),
                              ratio(cpu["pair1"], cpu["pair2"]), cell(x),
                              ratio(base, x and x.median),
-                             ratio(cpu["pair1"], cpu["cross2"]), ns(above)))
+                             ratio(cpu["pair1"], cpu["cross2-apart"]),
+                             ns(above)))
         return table(["allocator", "order", "1 thread, ns per pair",
                       "2 threads, ns per pair per thread",
                       "throughput per thread, 2 vs 1",
                       "2 vs 1 in thread CPU time",
-                      "2 threads, cross frees, ns per pair per thread",
+                      "2 threads on two CPUs, cross frees, ns per pair "
+                      "per thread",
                       "throughput per thread, cross vs 1",
                       "cross vs 1 in thread CPU time",
                       "cross frees less the ring alone (%s ns), ns" %
@@ -489,7 +493,8 @@ class Report:
                     self.r.median("buddy", "pair", var, 0, "pair_ns"), 4,
                     "ns")
         for order in (0, 3):
-            for var, what in (("pair2", "pairs"), ("cross2", "cross frees")):
+            for var, what in (("pair2", "pairs"),
+                              ("cross2-apart", "cross frees, on two CPUs")):
                 for metric, clock in (("pair_ns", "wall time"),
                                       ("cpu_ns", "thread CPU time")):
                     one = self.r.median("buddy", "threads", "pair1", order,

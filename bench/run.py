@@ -70,15 +70,19 @@ def commands(mode):
     cmds += [(a, ["mixed", reps, "blocks=1024", "seed=20240607",
                   "iters=%d" % p["mixed_ops"]]) for a in ALLOCATORS]
     # Threads: 1 and 2 at once, order 0 and 3, own pairs and cross frees;
-    # and the cross frees' ring alone, tokens and no allocator.
+    # and the cross frees' ring alone, tokens and no allocator. The cross
+    # frees run on two CPUs (pin=apart): unpinned, where the host put the
+    # two threads decided most of their time, differently in each process.
     for order in (0, 3):
         for n, cross in ((1, 0), (2, 0), (2, 1)):
             cmds += [(a, ["threads", "threads=%d" % n, "cross=%d" % cross,
                           "order=%d" % order, reps,
-                          "iters=%d" % (p["pair_iters"] // 4)])
+                          "iters=%d" % (p["pair_iters"] // 4)] +
+                      (["pin=apart"] if cross else []))
                      for a in ALLOCATORS]
     cmds += [("buddy", ["threads", "threads=2", "cross=1", "control=1",
-                        "order=0", reps, "iters=%d" % (p["pair_iters"] // 4)])]
+                        "order=0", reps, "iters=%d" % (p["pair_iters"] // 4),
+                        "pin=apart"])]
     cmds += [(a, ["zonelock", reps, "blocks=1024", "seed=20240607",
                   "iters=%d" % p["mixed_ops"]]) for a in BUDDIES]
     for pages in p["frag_pages"]:
