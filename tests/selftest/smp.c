@@ -147,6 +147,7 @@ static atomic_t torture_overlaps;
 struct torture_arg {
 	atomic_t arrived;
 	uint64_t deadline;	/* store-release by the last to arrive */
+	unsigned long min;	/* torture_min_iterations(), set before the call */
 };
 
 /*
@@ -183,7 +184,8 @@ static uint64_t torture_start(struct torture_arg *t)
 static bool torture_run(void (*fn)(void *arg), const char *what,
 			unsigned long *sum)
 {
-	struct torture_arg t = { .arrived = ATOMIC_INIT(0) };
+	struct torture_arg t = { .arrived = ATOMIC_INIT(0),
+				 .min = torture_min_iterations() };
 	unsigned int cpu;
 
 	/*
@@ -199,9 +201,9 @@ static bool torture_run(void (*fn)(void *arg), const char *what,
 		unsigned long n = per_cpu_ptr(&smp_probe, cpu)->iterations;
 
 		ktap_diag("cpu %u: %lu %s increments", cpu, n, what);
-		SELFTEST_EXPECT(n >= torture_min_iterations(), "cpu %u made "
-				"%lu %s increments, fewer than the %lu each must",
-				cpu, n, what, torture_min_iterations());
+		SELFTEST_EXPECT(n >= t.min, "cpu %u made %lu %s increments, "
+				"fewer than the %lu each must", cpu, n, what,
+				t.min);
 		*sum += n;
 	}
 	return true;
@@ -211,10 +213,10 @@ static void lock_torture(void *arg)
 {
 	struct smp_probe *p = this_cpu_ptr(&smp_probe);
 	int me = (int)smp_processor_id();
-	uint64_t deadline = torture_start(arg);
-	unsigned long min = torture_min_iterations();
+	struct torture_arg *t = arg;
+	uint64_t deadline = torture_start(t);
 
-	while (p->iterations < min ||
+	while (p->iterations < t->min ||
 	       (p->iterations < TORTURE_MAX_ITERATIONS &&
 		(p->iterations & 15 || arch_clock_ns() < deadline))) {
 		spin_lock(&torture_lock);
@@ -257,10 +259,10 @@ static atomic_t atomic_cas;
 static void atomic_torture(void *arg)
 {
 	struct smp_probe *p = this_cpu_ptr(&smp_probe);
-	uint64_t deadline = torture_start(arg);
-	unsigned long min = torture_min_iterations();
+	struct torture_arg *t = arg;
+	uint64_t deadline = torture_start(t);
 
-	while (p->iterations < min ||
+	while (p->iterations < t->min ||
 	       (p->iterations < TORTURE_MAX_ITERATIONS &&
 		(p->iterations & 63 || arch_clock_ns() < deadline))) {
 		int old;
