@@ -232,14 +232,7 @@ static void *alloc_test(unsigned int t)
 	return NULL;
 }
 
-/*
- * Its time is mostly the inner loop of byte increments, a chain through
- * memory, whose speed on this host's CPUs depended on where the linker
- * put it: straddling a 64-byte boundary in one program it ran 1.7 times
- * slower than in another, the same with no allocator call in the loop.
- * Aligned, every program runs the same loop at the same speed.
- */
-__attribute__((optimize("align-loops=64")))
+/* Its time is mostly the inner loop: see -falign-loops in mk/bench.mk. */
 static void *cache_scratch(unsigned int t)
 {
 	unsigned long per = W.o->iters / W.threads / 10;
