@@ -25,6 +25,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = ["glibc", "jemalloc", "mimalloc"]
 BUDDIES = ["buddy", "buddy-o15"]
 ALL = BUDDIES + PEERS
+# The threads scenario's variants (bench/threads.c): cross frees and the
+# ring alone run pinned apart (bench/run.py).
+CROSS, RING, SPEED = "cross2-apart", "crossctl2-apart", "control1"
 SMALL = ["buddy"] + PEERS
 SIZES = [8 << k for k in range(10)]
 WORKS = ["larson", "xmalloc", "alloc-test", "cache-scratch", "glibc-simple",
@@ -123,7 +126,7 @@ class Report:
                  "(`bench-buddy threads threads=1 cross=0 control=1 "
                  "order=0`, at the start and the end)", "%s ns per "
                  "iteration" % cell(self.r.get("buddy", "threads",
-                                               "control1", 0, "pair_ns")))]
+                                               SPEED, 0, "pair_ns")))]
         for a in ALL:
             i = self.r.info[a]
             rows.append((self.name(a), "`%s`: %s" % (i.get("calls"),
@@ -152,23 +155,21 @@ class Report:
 
     def threads(self):
         rows = []
-        ring = self.r.median("buddy", "threads", "crossctl2-apart", 0,
-                             "pair_ns")
+        ring = self.r.median("buddy", "threads", RING, 0, "pair_ns")
         for a in ALL:
             for order in (0, 3):
                 one = self.r.get(a, "threads", "pair1", order, "pair_ns")
                 two = self.r.get(a, "threads", "pair2", order, "pair_ns")
-                x = self.r.get(a, "threads", "cross2-apart", order,
-                               "pair_ns")
+                x = self.r.get(a, "threads", CROSS, order, "pair_ns")
                 cpu = {v: self.r.median(a, "threads", v, order, "cpu_ns")
-                       for v in ("pair1", "pair2", "cross2-apart")}
+                       for v in ("pair1", "pair2", CROSS)}
                 base = one and one.median
                 above = x.median - ring if x and ring is not None else None
                 rows.append((self.name(a), "%d" % order, cell(one), cell(two),
                              ratio(base, two and two.median),
                              ratio(cpu["pair1"], cpu["pair2"]), cell(x),
                              ratio(base, x and x.median),
-                             ratio(cpu["pair1"], cpu["cross2-apart"]),
+                             ratio(cpu["pair1"], cpu[CROSS]),
                              ns(above)))
         return table(["allocator", "order", "1 thread, ns per pair",
                       "2 threads, ns per pair per thread",
@@ -494,7 +495,7 @@ class Report:
                     "ns")
         for order in (0, 3):
             for var, what in (("pair2", "pairs"),
-                              ("cross2-apart", "cross frees, on two CPUs")):
+                              (CROSS, "cross frees, on two CPUs")):
                 for metric, clock in (("pair_ns", "wall time"),
                                       ("cpu_ns", "thread CPU time")):
                     one = self.r.median("buddy", "threads", "pair1", order,
