@@ -305,8 +305,9 @@ static void check_list(struct census *c, const struct zone *zone,
 
 /*
  * The zone's depot: a sane number of batches, each of a cached order,
- * holding 1..PCP_BATCH_BLOCKS(order) cached blocks of that order in the
- * zone, which count in @listed with the lists'.
+ * in a row of the slot table of its own, holding
+ * 1..PCP_BATCH_BLOCKS(order) cached blocks of that order in the zone,
+ * which count in @listed with the lists'.
  */
 static void check_pcp_depot(struct census *c, struct zone *zone,
 			    unsigned long *listed)
@@ -319,30 +320,37 @@ static void check_pcp_depot(struct census *c, struct zone *zone,
 		return;
 	}
 	for (unsigned int i = 0; i < d->nr; i++) {
-		const struct pcp_batch *b = &d->batch[i];
+		unsigned int order = d->order[i], nr = d->blocks[i];
+		struct page **slot = pcp_depot_batch(zone, i);
 
-		if (b->order >= NR_PCP_ORDERS || !b->nr ||
-		    b->nr > PCP_BATCH_BLOCKS(b->order)) {
+		if (order >= NR_PCP_ORDERS || !nr ||
+		    nr > PCP_BATCH_BLOCKS(order) ||
+		    d->row[i] >= PCP_DEPOT_BATCHES) {
 			problem(c, "node %d zone %s: depot batch %u: %u blocks "
-				"of order %u", zone->node, zone->name, i, b->nr,
-				b->order);
+				"of order %u in row %u", zone->node, zone->name,
+				i, nr, order, d->row[i]);
 			continue;
 		}
-		for (unsigned int k = 0; k < b->nr; k++) {
-			const struct page *page = b->slot[k];
+		for (unsigned int j = 0; j < i; j++)
+			if (d->row[j] == d->row[i])
+				problem(c, "node %d zone %s: depot batches %u "
+					"and %u share row %u", zone->node,
+					zone->name, j, i, d->row[i]);
+		for (unsigned int k = 0; k < nr; k++) {
+			const struct page *page = slot[k];
 
 			if (!page_part(page) ||
-			    pg_state(page) != (PG_PCP | b->order) ||
+			    pg_state(page) != (PG_PCP | order) ||
 			    page_zone(page) != zone) {
 				problem(c, "node %d zone %s: depot batch %u "
 					"entry %u (%p) is not a cached block of "
 					"order %u in the zone", zone->node,
 					zone->name, i, k, (const void *)page,
-					b->order);
+					order);
 				break;
 			}
 		}
-		listed[b->order] += b->nr;
+		listed[order] += nr;
 	}
 }
 

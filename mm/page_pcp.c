@@ -136,17 +136,26 @@ _Static_assert(PCP_BATCH_BLOCKS(NR_PCP_ORDERS - 1) >= 1,
 	       "a depot batch of the highest cached order holds no block");
 
 /*
- * Under @zone's lock: the newest depot batch of @order, or NULL. Only it
+ * Under @zone's lock: the newest depot batch of @order, or -1. Only it
  * may have room: pcp_depot_put() fills it before it starts another, and
  * pcp_depot_take() takes from it alone.
  */
-static struct pcp_batch *pcp_depot_newest(struct pcp_depot *d,
-					  unsigned int order)
+static int pcp_depot_newest(const struct pcp_depot *d, unsigned int order)
 {
-	for (unsigned int i = d->nr; i-- > 0;)
-		if (d->batch[i].order == order)
-			return &d->batch[i];
-	return NULL;
+	for (unsigned int k = d->nr; k-- > 0;)
+		if (d->order[k] == order)
+			return (int)k;
+	return -1;
+}
+
+/* Under @zone's lock: a row of the slot table no batch in use has. */
+static unsigned int pcp_depot_free_row(const struct pcp_depot *d)
+{
+	unsigned int used = 0;
+
+	for (unsigned int k = 0; k < d->nr; k++)
+		used |= 1U << d->row[k];
+	return (unsigned int)__builtin_ctz(~used);
 }
 
 /*
@@ -162,45 +171,48 @@ static void pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
 {
 	struct pcp_depot *d = &zone->pcp_depot;
 	unsigned long n = pcp->lists[order].nr;
+	int k = pcp_depot_newest(d, order);
 
 	while (n > keep) {
-		struct pcp_batch *b = pcp_depot_newest(d, order);
-		unsigned int move;
+		unsigned int move, have;
 
-		if (!b || b->nr == PCP_BATCH_BLOCKS(order)) {
+		if (k < 0 || d->blocks[k] == PCP_BATCH_BLOCKS(order)) {
 			if (d->nr == PCP_DEPOT_BATCHES)
 				break;
-			b = &d->batch[d->nr];
-			WRITE_ONCE(b->order, order);
-			WRITE_ONCE(b->nr, 0U);
-			WRITE_ONCE(d->nr, d->nr + 1);
+			k = d->nr;
+			d->row[k] = (uint8_t)pcp_depot_free_row(d);
+			WRITE_ONCE(d->order[k], (uint8_t)order);
+			WRITE_ONCE(d->blocks[k], 0);
+			WRITE_ONCE(d->nr, (uint8_t)(d->nr + 1));
 		}
+		have = d->blocks[k];
 		move = (unsigned int)MIN(n - keep,
-					 (unsigned long)(PCP_BATCH_BLOCKS(order) - b->nr));
+					 (unsigned long)(PCP_BATCH_BLOCKS(order) - have));
 		n -= move;
-		memcpy(&b->slot[b->nr], &pcp->lists[order].slot[n],
-		       move * sizeof(b->slot[0]));
-		WRITE_ONCE(b->nr, b->nr + move);
+		memcpy(&pcp_depot_batch(zone, (unsigned int)k)[have],
+		       &pcp->lists[order].slot[n], move * sizeof(struct page *));
+		WRITE_ONCE(d->blocks[k], (uint8_t)(have + move));
 	}
 	WRITE_ONCE(pcp->lists[order].nr, n);
 }
 
 /*
- * Under @zone's lock: take out the depot's empty batch @i, the newer ones
- * moving down one place, so that the batches stay oldest first.
+ * Under @zone's lock: take out the depot's empty batch @k, the newer ones
+ * moving down one place, so that the batches stay oldest first. Only the
+ * bookkeeping moves: each batch keeps its row.
  */
-static void pcp_depot_remove(struct pcp_depot *d, unsigned int i)
+static void pcp_depot_remove(struct pcp_depot *d, unsigned int k)
 {
-	for (; i + 1 < d->nr; i++) {
-		const struct pcp_batch *next = &d->batch[i + 1];
+	uint8_t row = d->row[k];
 
-		WRITE_ONCE(d->batch[i].order, next->order);
-		memcpy(d->batch[i].slot, next->slot,
-		       next->nr * sizeof(next->slot[0]));
-		WRITE_ONCE(d->batch[i].nr, next->nr);
+	for (; k + 1 < d->nr; k++) {
+		WRITE_ONCE(d->order[k], d->order[k + 1]);
+		WRITE_ONCE(d->blocks[k], d->blocks[k + 1]);
+		d->row[k] = d->row[k + 1];
 	}
-	WRITE_ONCE(d->batch[d->nr - 1].nr, 0U);
-	WRITE_ONCE(d->nr, d->nr - 1);
+	d->row[k] = row;
+	WRITE_ONCE(d->blocks[k], 0);
+	WRITE_ONCE(d->nr, (uint8_t)(d->nr - 1));
 }
 
 /*
@@ -212,18 +224,20 @@ static bool pcp_depot_take(struct zone *zone, struct per_cpu_pages *pcp,
 			   unsigned int order, unsigned int want)
 {
 	struct pcp_depot *d = &zone->pcp_depot;
-	struct pcp_batch *b = pcp_depot_newest(d, order);
-	unsigned int take;
+	int k = pcp_depot_newest(d, order);
+	unsigned int take, have;
 
-	if (!b)
+	if (k < 0)
 		return false;
-	take = MIN(b->nr, want);
-	memcpy(pcp->lists[order].slot, &b->slot[b->nr - take],
-	       take * sizeof(b->slot[0]));
+	have = d->blocks[k];
+	take = MIN(have, want);
+	memcpy(pcp->lists[order].slot,
+	       &pcp_depot_batch(zone, (unsigned int)k)[have - take],
+	       take * sizeof(struct page *));
 	WRITE_ONCE(pcp->lists[order].nr, (unsigned long)take);
-	WRITE_ONCE(b->nr, b->nr - take);
-	if (!b->nr)
-		pcp_depot_remove(d, (unsigned int)(b - d->batch));
+	WRITE_ONCE(d->blocks[k], (uint8_t)(have - take));
+	if (have == take)
+		pcp_depot_remove(d, (unsigned int)k);
 	return true;
 }
 
@@ -233,12 +247,13 @@ static void __pcp_depot_drain(struct zone *zone)
 	struct pcp_depot *d = &zone->pcp_depot;
 
 	while (d->nr) {
-		struct pcp_batch *b = &d->batch[d->nr - 1];
+		unsigned int k = d->nr - 1u;
+		struct page **slot = pcp_depot_batch(zone, k);
 
-		for (unsigned int i = b->nr; i-- > 0;)
-			__free_one_page(zone, b->slot[i], b->order);
-		WRITE_ONCE(b->nr, 0U);
-		WRITE_ONCE(d->nr, d->nr - 1);
+		for (unsigned int i = d->blocks[k]; i-- > 0;)
+			__free_one_page(zone, slot[i], d->order[k]);
+		WRITE_ONCE(d->blocks[k], 0);
+		WRITE_ONCE(d->nr, (uint8_t)k);
 	}
 }
 
@@ -264,12 +279,13 @@ static void pcp_depots_drain(void)
 static unsigned long pcp_depot_count(const struct zone *zone, int order)
 {
 	const struct pcp_depot *d = &zone->pcp_depot;
-	unsigned int nr = MIN(READ_ONCE(d->nr), (unsigned int)PCP_DEPOT_BATCHES);
+	unsigned int nr = MIN((unsigned int)READ_ONCE(d->nr),
+			      (unsigned int)PCP_DEPOT_BATCHES);
 	unsigned long n = 0;
 
-	for (unsigned int i = 0; i < nr; i++) {
-		unsigned int o = READ_ONCE(d->batch[i].order);
-		unsigned long blocks = READ_ONCE(d->batch[i].nr);
+	for (unsigned int k = 0; k < nr; k++) {
+		unsigned int o = READ_ONCE(d->order[k]);
+		unsigned long blocks = READ_ONCE(d->blocks[k]);
 
 		if (order < 0)
 			n += blocks << o;

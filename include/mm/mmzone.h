@@ -89,20 +89,22 @@ struct pglist_data;
  */
 #define PCP_BATCH_BLOCKS(order)	((unsigned int)PCP_LIST_SLOTS >> (order))
 
-struct pcp_batch {
-	unsigned int order;
-	unsigned int nr;		/* blocks in slot[]: 1..PCP_BATCH_BLOCKS(order) */
-	struct page *slot[PCP_LIST_SLOTS];
-};
-
+/*
+ * The depot's bookkeeping, in the zone lock's cache line: a CPU that takes
+ * the lock to put or take a batch finds here which batch to use without
+ * another line. Batch k (0 the oldest, nr - 1 the newest) holds blocks[k]
+ * blocks (1..PCP_BATCH_BLOCKS(order[k])) of order[k], in row row[k] of
+ * zone->pcp_depot_slot[] (a new batch takes a row no batch in use
+ * has); taking a batch out moves these bytes, never the rows. Of each order only the newest batch may have room
+ * (pcp_depot_put() fills it first).
+ */
 struct pcp_depot {
-	/*
-	 * Batches in use: batch[0..nr), oldest first. Of each order only
-	 * the newest may have room (pcp_depot_put() fills it first).
-	 */
-	unsigned int nr;
-	struct pcp_batch batch[PCP_DEPOT_BATCHES];
+	uint8_t nr;				/* batches in use */
+	uint8_t order[PCP_DEPOT_BATCHES];
+	uint8_t blocks[PCP_DEPOT_BATCHES];
+	uint8_t row[PCP_DEPOT_BATCHES];		/* distinct among batches in use */
 };
+_Static_assert(PCP_LIST_SLOTS <= 255, "a batch's count is a byte");
 
 struct zone {
 	/* Written by the hand-off, read-only afterwards. */
@@ -128,15 +130,30 @@ struct zone {
 	 * made or freed, and @lock_count.
 	 */
 	spinlock_t lock __aligned(64);
+	/* The depot's counts are also read without the lock: WRITE_ONCE. */
+	struct pcp_depot pcp_depot;
 	unsigned long lock_count;	/* acquisitions, for the benchmark */
 	struct deferred_run *deferred;	/* [nr_runs], ascending */
 	unsigned long nr_runs;		/* runs in use */
-	unsigned long max_runs;		/* room for runs */
 	unsigned long nr_deferred;	/* blocks in all runs */
+	unsigned long max_runs;		/* room for runs */
 	struct free_area free_area[NR_PAGE_ORDERS];
-	/* The depot's counts are also read without the lock: WRITE_ONCE. */
-	struct pcp_depot pcp_depot;
+	/*
+	 * The depot's blocks: row pcp_depot.row[k] holds batch k's. A row
+	 * per line-aligned run, so that a batch of few blocks is one line.
+	 */
+	struct page *pcp_depot_slot[PCP_DEPOT_BATCHES][PCP_LIST_SLOTS]
+		__aligned(64);
 };
+_Static_assert(__builtin_offsetof(struct zone, deferred) + sizeof(void *) <=
+	       __builtin_offsetof(struct zone, lock) + 64,
+	       "the depot's bookkeeping shares the zone lock's line");
+
+/* Batch @k of @zone's depot: its blocks. */
+static inline struct page **pcp_depot_batch(struct zone *zone, unsigned int k)
+{
+	return zone->pcp_depot_slot[zone->pcp_depot.row[k]];
+}
 
 /* The zones an allocation may use, in order, ending with NULL. */
 struct zonelist {

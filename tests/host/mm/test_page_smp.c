@@ -526,6 +526,7 @@ static bool depot_hands_batches_on(void)
 	struct page *newest[PCP_LIST_SLOTS], *got = NULL;
 	unsigned long nr_newest, cached;
 	struct pcp_depot *d;
+	struct zone *zone;
 	struct owners own;
 	unsigned int batches;
 	pthread_t t;
@@ -545,7 +546,8 @@ static bool depot_hands_batches_on(void)
 		EXPECT(owners_release(&own, many.pages[i], 0), "block %lu", i);
 		__free_pages(many.pages[i], 0);
 	}
-	d = &page_zone(many.pages[0])->pcp_depot;
+	zone = page_zone(many.pages[0]);
+	d = &zone->pcp_depot;
 	batches = d->nr;
 	EXPECT(batches > 0, "no batch in the depot after %lu frees, high %d",
 	       many.n, pcp_high());
@@ -553,7 +555,7 @@ static bool depot_hands_batches_on(void)
 	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
 	       nr_free_pages(), managed);
 	cached = pcp_count_pages(NULL);
-	EXPECT(cached >= (unsigned long)d->batch[0].nr, "%lu cached pages",
+	EXPECT(cached >= (unsigned long)d->blocks[0], "%lu cached pages",
 	       cached);
 	console_clear();
 	show_pcp_lists();
@@ -562,11 +564,12 @@ static bool depot_hands_batches_on(void)
 	EXPECT_SOUND();
 	snprintf(why, sizeof(why), "double free (free block of order 0, in a "
 		 "per-CPU list)");
-	if (!refused_cached(d->batch[batches - 1].slot[0], 0, why))
+	if (!refused_cached(pcp_depot_batch(zone, batches - 1)[0], 0, why))
 		return false;
 	/* A CPU with an empty list: its block comes from the newest batch. */
-	nr_newest = d->batch[batches - 1].nr;
-	memcpy(newest, d->batch[batches - 1].slot, nr_newest * sizeof(newest[0]));
+	nr_newest = d->blocks[batches - 1];
+	memcpy(newest, pcp_depot_batch(zone, batches - 1),
+	       nr_newest * sizeof(newest[0]));
 	one.n = 1;
 	one.order = 0;
 	one.pages = &got;
@@ -579,13 +582,24 @@ static bool depot_hands_batches_on(void)
 	__free_pages(got, 0);
 	/* The checker reads the depot: a bad entry is named. */
 	if (d->nr) {
-		struct page *keep = d->batch[0].slot[0];
+		struct page *keep = pcp_depot_batch(zone, 0)[0];
 
 		keep->state = PG_FREE | 0;
 		console_clear();
 		EXPECT(page_alloc_check() > 0 && console_says("depot batch 0 "
 		       "entry 0"), "a depot entry not cached");
 		keep->state = PG_PCP | 0;
+	}
+	/* Two batches in one row of pointers: named too. */
+	EXPECT(d->nr >= 2, "%u batches left, 2 wanted", d->nr);
+	{
+		uint8_t row = d->row[1];
+
+		d->row[1] = d->row[0];
+		console_clear();
+		EXPECT(page_alloc_check() > 0 && console_says("depot batches 0 "
+		       "and 1 share row"), "two batches in one row");
+		d->row[1] = row;
 	}
 	EXPECT_SOUND();
 	drain_all_pages();
@@ -612,6 +626,7 @@ static bool depot_gathers_small_batches(void)
 	unsigned long overflow, blocks = 0;
 	unsigned int list;
 	struct pcp_depot *d;
+	struct zone *zone;
 	struct owners own;
 	pthread_t t;
 
@@ -640,29 +655,30 @@ static bool depot_gathers_small_batches(void)
 		EXPECT(owners_release(&own, many.pages[i], order), "block %lu", i);
 		__free_pages(many.pages[i], order);
 	}
-	d = &page_zone(many.pages[0])->pcp_depot;
+	zone = page_zone(many.pages[0]);
+	d = &zone->pcp_depot;
 	for (unsigned int i = 0; i < d->nr; i++)
-		blocks += d->batch[i].nr;
-	EXPECT(d->nr == 2 && d->batch[0].order == order &&
-	       d->batch[0].nr == PCP_BATCH_BLOCKS(order) &&
-	       d->batch[1].nr == PCP_BATCH_BLOCKS(order),
+		blocks += d->blocks[i];
+	EXPECT(d->nr == 2 && d->order[0] == order &&
+	       d->blocks[0] == PCP_BATCH_BLOCKS(order) &&
+	       d->blocks[1] == PCP_BATCH_BLOCKS(order),
 	       "%lu blocks of order %u in %u depot batches (the first of %u) "
 	       "after %lu frees onto a list of %u; %lu expected in 2, both "
-	       "full", blocks, order, d->nr, d->batch[0].nr,
+	       "full", blocks, order, d->nr, d->blocks[0],
 	       many.n, list, overflow);
 	EXPECT_SOUND();
 	/* A CPU with an empty list: a refill's worth from the newest's top. */
-	top = d->batch[1].slot[d->batch[1].nr - 1];
+	top = pcp_depot_batch(zone, 1)[d->blocks[1] - 1];
 	one.n = 1;
 	one.order = order;
 	one.pages = &got;
 	EXPECT(!pthread_create(&t, NULL, depot_take_one, &one), "thread");
 	smp_join(t);
 	EXPECT(got == top && d->nr == 2 &&
-	       d->batch[1].nr == PCP_BATCH_BLOCKS(order) - 1,
+	       d->blocks[1] == PCP_BATCH_BLOCKS(order) - 1,
 	       "the refill took %p (the newest batch's top: %p), leaving %u "
 	       "batches, the newest of %u", (void *)got, (void *)top, d->nr,
-	       d->batch[1].nr);
+	       d->blocks[1]);
 	__free_pages(got, order);
 	EXPECT_SOUND();
 	drain_all_pages();
