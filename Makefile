@@ -16,6 +16,7 @@ Q := $(if $(V),,@)
 # what a later file defines.)
 TEST_SUITES	:=
 TEST_PREREQS	:=
+QEMU_PREREQS	:=
 HOST_PACKAGES	:=
 BOOTS		:=
 

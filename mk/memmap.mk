@@ -91,7 +91,7 @@ $(ACPI_IASL_DIR)/$(notdir $(patsubst %/,%,$(dir $(1))))/$(call acpi_table_name,$
 endef
 $(foreach f,$(ACPI_IASL_SRCS),$(eval $(call acpi_iasl_table,$(f))))
 # tests/matrix.txt's x86_64-4K-srat-* lines boot with them (-acpitable).
-TEST_PREREQS	+= $(ACPI_IASL_TABLES)
+QEMU_PREREQS	+= $(ACPI_IASL_TABLES)
 ACPI_IASL_TEMPLATES := $(ACPI_IASL_DIR)/iasl-templates/.stamp
 $(ACPI_IASL_TEMPLATES):
 	@mkdir -p $(dir $@)

@@ -35,7 +35,7 @@ $(SELFTEST_A64_DTB): $(SELFTEST_INITRD)
 		$$(($(SELFTEST_A64_INITRD_AT) + $$(stat -c %s $<))))
 	$(Q)mv $@.tmp $@
 
-TEST_PREREQS	+= $(SELFTEST_INITRD) $(SELFTEST_A64_DTB)
+QEMU_PREREQS	+= $(SELFTEST_INITRD) $(SELFTEST_A64_DTB)
 
 # Machines the boot must refuse, for the runner's own test
 # (tests/runner/check_runner.py): QEMU's aarch64 virt DTB for 128M, edited
@@ -89,7 +89,7 @@ $(SELFTEST_A64_SPIN_DTB): mk/selftest.mk
 	$(Q)fdtput -t x $@.packed /chosen buddyboot,selftest-spin-table-cpu 2
 	$(Q)mv $@.packed $@
 
-TEST_PREREQS	+= $(SELFTEST_A64_SPIN_DTB)
+QEMU_PREREQS	+= $(SELFTEST_A64_SPIN_DTB)
 
 # A GIC where nothing answers (tests/selftest/arch/aarch64/selftest_gic.c):
 # QEMU's virt tree for 2 CPUs with the distributor moved to 0xb000000,
@@ -109,7 +109,7 @@ $(SELFTEST_A64_GIC_DTB): mk/selftest.mk
 		"distributor at 0xb000000"
 	$(Q)mv $@.packed $@
 
-TEST_PREREQS	+= $(SELFTEST_A64_GIC_DTB)
+QEMU_PREREQS	+= $(SELFTEST_A64_GIC_DTB)
 
 # A NUMA node without CPUs on riscv64: QEMU 7.2's virt refuses a -numa
 # node without harts ("discontinuous hartids in socket1"), but a board's
@@ -148,4 +148,4 @@ $(SELFTEST_RV_CPULESS_DTB): mk/selftest.mk
 		0 0 10  0 1 25  1 0 25  1 1 10
 	$(Q)mv $@.tmp $@
 
-TEST_PREREQS	+= $(SELFTEST_RV_CPULESS_DTB)
+QEMU_PREREQS	+= $(SELFTEST_RV_CPULESS_DTB)

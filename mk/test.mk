@@ -3,14 +3,17 @@
 # Host suites register themselves from their own mk files:
 #   TEST_SUITES  += <name>=<command>   a program printing KTAP, exit 0 iff ok
 #   TEST_PREREQS += <make targets>     what builds it
-# `make test` installs what is missing (deps), builds TEST_PREREQS, then runs
+# and the QEMU matrix's lines name their inputs besides the image (DTBs,
+# an initrd, ACPI tables) in QEMU_PREREQS, which every target that boots
+# the matrix builds first.
+# `make test` installs what is missing (deps), builds both, then runs
 # the runner once over TEST_SUITES and tests/matrix.txt: one progress line
 # a run, then "N passed, N failed" (the KTAP results summed), exit status
 # non-zero on any failure.
 #
 #= ONLY=<regex>   run only the suites/configurations whose "<kind> <name>"
 #=                 matches (kind: suite or qemu), e.g. ONLY=riscv64
-#= JOBS=<n>       runs at a time, and make's jobs building TEST_PREREQS
+#= JOBS=<n>       runs at a time, and make's jobs building the prerequisites
 #=                (default: the CPUs this machine has online)
 
 TEST_MATRIX	:= tests/matrix.txt
@@ -31,23 +34,29 @@ TEST_SUITES	:= $(RUNNER_SUITES) $(TEST_SUITES)
 BBTEST_TEST	= $(BBTEST) test $(if $(ONLY),--only '$(ONLY)') --jobs $(JOBS) \
 		  --suite-budget check-runner=1200
 
+# $(call make_prereqs,targets): build them, if any (make alone would
+# build the image).
+make_prereqs	= $(if $(strip $(1)),$(Q)$(MAKE) --no-print-directory -j$(JOBS) $(1))
+
 .PHONY: test test-qemu check-runner print-arches print-port
 
 ## test: deps, every host suite, the QEMU matrix and the runner's own tests
 test:
 	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
-	$(if $(strip $(TEST_PREREQS)),$(Q)$(MAKE) --no-print-directory -j$(JOBS) $(TEST_PREREQS))
+	$(call make_prereqs,$(TEST_PREREQS) $(QEMU_PREREQS))
 	$(Q)$(BBTEST_TEST) --matrix $(TEST_MATRIX) \
 		$(addprefix --suite ,$(TEST_SUITES))
 
 ## test-qemu: only the QEMU matrix
 test-qemu:
 	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
+	$(call make_prereqs,$(QEMU_PREREQS))
 	$(Q)$(BBTEST_TEST) --matrix $(TEST_MATRIX)
 
 ## check-runner: the runner fails images that fail, hang, fault, stop early
 check-runner:
 	$(Q)$(ENSURE_PACKAGES) $(TEST_PACKAGES)
+	$(call make_prereqs,$(QEMU_PREREQS))
 	$(Q)$(BBTEST_TEST) $(addprefix --suite ,$(RUNNER_SUITES))
 
 print-arches:
