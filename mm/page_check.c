@@ -399,7 +399,7 @@ static void check_pcp_lists(struct census *c, struct zone *zone,
 			listed[o] += n;
 		}
 		if (pcp->batch && (pcp->batch < 1 || pcp->high < 0 ||
-				   pcp->high > PCP_LIST_SLOTS))
+				   pcp->high > PCP_HIGH_MAX))
 			problem(c, "CPU %u: batch %d, high %d", cpu, pcp->batch,
 				pcp->high);
 	}

@@ -83,8 +83,16 @@ static int zone_batchsize(unsigned long managed, unsigned int cpus)
 	return batch ? (int)batch : 1;
 }
 
-/* Linux's zone_highsize(): a share of memory per CPU, at least 4 batches,
- * at most what a list can hold. */
+/*
+ * Linux's zone_highsize(): a share of memory per CPU, at least 4 batches,
+ * at most what the list of the highest cached order can hold (its
+ * PCP_LIST_SLOTS blocks). @high is in pages, as in Linux; each list is
+ * also held to PCP_LIST_SLOTS blocks (pcp_list_max()). So on a machine
+ * with room for it the lists of the higher orders hold more than 64
+ * pages: a CPU that allocates or frees a burst of order-3 blocks meets
+ * the zone lock once per batch, not once per 8 blocks. The bound is
+ * Linux's: every list at most @high pages.
+ */
 static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 {
 	int fraction = READ_ONCE(percpu_pagelist_high_fraction);
@@ -94,7 +102,7 @@ static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 		fraction = PCP_DEFAULT_HIGH_FRACTION;
 	high = managed / (unsigned long)fraction / cpus;
 	high = MAX(high, 4UL * (unsigned long)batch);
-	return (int)MIN(high, (unsigned long)PCP_LIST_SLOTS);
+	return (int)MIN(high, (unsigned long)PCP_HIGH_MAX);
 }
 
 /*
@@ -523,7 +531,7 @@ static void pcp_home_drop(struct pcp_home *home)
 	WRITE_ONCE(home->zone, NULL);
 }
 
-/* Whether a gate of @pcp is closed: a limit below high >> order. */
+/* Whether a gate of @pcp is closed: a limit below pcp_list_max(). */
 static bool pcp_gate_closed(const struct per_cpu_pages *pcp)
 {
 	for (unsigned int o = 0; o < NR_PCP_ORDERS; o++)
@@ -694,8 +702,9 @@ static void apply_tunables(bool print)
 
 	if (print) {
 		ksnprintf(line, sizeof(line), "pcp: batch %d, high %d pages "
-			  "per list (orders 0..%d, %u CPU%s, %lu pages, "
-			  "percpu_pagelist_high_fraction %d)%s", batch, high,
+			  "per list, %d blocks at most (orders 0..%d, %u "
+			  "CPU%s, %lu pages, percpu_pagelist_high_fraction "
+			  "%d)%s", batch, high, PCP_LIST_SLOTS,
 			  NR_PCP_ORDERS - 1, cpus, cpus > 1 ? "s" : "", managed,
 			  READ_ONCE(percpu_pagelist_high_fraction),
 			  pcp_disabled ? "; disabled" : "");

@@ -65,11 +65,19 @@ static inline struct per_cpu_pages *this_zone_pcp(struct zone *zone)
 	return zone_pcp(zone, smp_processor_id());
 }
 
-/* The number of blocks the list of @order may hold: high >> order. */
+/* The most @high can be (pages): what the highest cached order's list holds. */
+#define PCP_HIGH_MAX	(PCP_LIST_SLOTS << (NR_PCP_ORDERS - 1))
+
+/*
+ * The number of blocks the list of @order may hold: @high pages' worth,
+ * and no more than its array's PCP_LIST_SLOTS.
+ */
 static inline unsigned int pcp_list_max(const struct per_cpu_pages *pcp,
 					unsigned int order)
 {
-	return (unsigned int)pcp->high >> order;
+	unsigned int n = (unsigned int)pcp->high >> order;
+
+	return n < PCP_LIST_SLOTS ? n : PCP_LIST_SLOTS;
 }
 
 /*

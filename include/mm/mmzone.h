@@ -67,9 +67,8 @@ struct per_cpu_pages;
 struct pglist_data;
 
 /*
- * Blocks a per-CPU list can hold: @high is at most this many pages. Each
- * CPU has a set for every possible zone (mm/page_pcp.h), so this stays
- * small.
+ * Blocks a per-CPU list can hold, whatever its order: each CPU has a set
+ * for every possible zone (mm/page_pcp.h), so this stays small.
  */
 #define PCP_LIST_SLOTS	64
 

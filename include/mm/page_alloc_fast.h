@@ -61,7 +61,8 @@ struct per_cpu_pages {
 		/* Blocks on the list: WRITE_ONCE, as other CPUs read it. */
 		unsigned long nr;
 		/*
-		 * The gate: high >> order while the fast paths may use the
+		 * The gate: pcp_list_max() (high >> order, at most
+		 * PCP_LIST_SLOTS) while the fast paths may use the
 		 * list, 0 while closed. Written by its CPU (opened at a slow
 		 * path's entry), and closed by other CPUs that post it a
 		 * request or make it forget its home: atomic (relaxed) loads
@@ -71,7 +72,8 @@ struct per_cpu_pages {
 		unsigned long limit;
 		struct page *slot[PCP_LIST_SLOTS];
 	} lists[NR_PCP_ORDERS];
-	int high;			/* pages a list may hold */
+	int high;			/* pages a list may hold (and at most
+					 * PCP_LIST_SLOTS blocks) */
 	int batch;			/* pages per refill or drain; 0: not set up */
 } __aligned(64);
 

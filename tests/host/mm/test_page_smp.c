@@ -692,6 +692,63 @@ static bool depot_gathers_small_batches(void)
 }
 
 /*
+ * A machine with room for it (512 MiB: managed / 128 above PCP_HIGH_MAX
+ * pages) sets @high to PCP_HIGH_MAX, and each list holds @high pages'
+ * worth up to its PCP_LIST_SLOTS blocks: 64 blocks of order 0, and 64 of
+ * the highest cached order too, where a cap of 64 pages would hold 8.
+ */
+#define ROOMY_BYTES	(512UL << 20)
+
+static bool lists_hold_high_pages_up_to_slots(void)
+{
+	const unsigned int top = NR_PCP_ORDERS - 1;
+	const unsigned int orders[] = { 0, top };
+	struct page *pages[PCP_LIST_SLOTS + 1];
+	struct per_cpu_pages *pcp;
+
+	machine_map(4 * SZ_1G);
+	EXPECT(memblock_add(STD_BASE, ROOMY_BYTES) == 0, "bank");
+	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	managed = nr_free_pages();
+	smp_fail_reset();
+	drain_all_pages();
+	EXPECT(pcp_high() == PCP_HIGH_MAX, "high %d, %d expected on %lu pages",
+	       pcp_high(), PCP_HIGH_MAX, managed);
+	for (unsigned int k = 0; k < 2; k++) {
+		unsigned int o = orders[k];
+
+		for (unsigned int i = 0; i <= PCP_LIST_SLOTS; i++) {
+			pages[i] = alloc_pages(0, o);
+			EXPECT(pages[i], "order %u block %u", o, i);
+		}
+		drain_local_pages();
+		pcp = this_zone_pcp(page_zone(pages[0]));
+		EXPECT(pcp_list_max(pcp, o) == PCP_LIST_SLOTS,
+		       "order %u: a list of %u blocks, high %d", o,
+		       pcp_list_max(pcp, o), pcp->high);
+		for (unsigned int i = 0; i < PCP_LIST_SLOTS; i++)
+			__free_pages(pages[i], o);
+		EXPECT(pcp->lists[o].nr == PCP_LIST_SLOTS,
+		       "order %u: %lu blocks listed after %u frees", o,
+		       pcp->lists[o].nr, PCP_LIST_SLOTS);
+		EXPECT_SOUND();
+		/* One more: a batch (batch pages' worth) leaves first. */
+		__free_pages(pages[PCP_LIST_SLOTS], o);
+		EXPECT(pcp->lists[o].nr == PCP_LIST_SLOTS + 1 -
+		       MAX((unsigned long)pcp_batch() >> o, 1UL),
+		       "order %u: %lu blocks listed past a full list, batch %d",
+		       o, pcp->lists[o].nr, pcp_batch());
+		EXPECT_SOUND();
+	}
+	drain_all_pages();
+	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
+	       nr_free_pages(), managed);
+	EXPECT_SOUND();
+	return !smp_failed();
+}
+
+/*
  * A CPU that holds cached pages and then neither allocates nor is away
  * (busy in a loop with no poll point) cannot be drained: the exhaustion
  * gets every page but those, after the bounded wait, and says so; the
@@ -801,6 +858,7 @@ int main(void)
 		HOST_TEST(checker_sees_pcp),
 		HOST_TEST(depot_hands_batches_on),
 		HOST_TEST(depot_gathers_small_batches),
+		HOST_TEST(lists_hold_high_pages_up_to_slots),
 		HOST_TEST(busy_cpu_keeps_its_pages),
 		HOST_TEST(exhaust_one_1_holder),
 		HOST_TEST(exhaust_one_3_holders),
