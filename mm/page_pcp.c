@@ -194,11 +194,12 @@ static void pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
 			WRITE_ONCE(d->nr, (uint8_t)(d->nr + 1));
 		}
 		have = d->blocks[k];
-		move = (unsigned int)MIN(n - keep,
-					 (unsigned long)(PCP_BATCH_BLOCKS(order) - have));
+		move = (unsigned int)MIN(n - keep, (unsigned long)
+					 (PCP_BATCH_BLOCKS(order) - have));
 		n -= move;
 		memcpy(&pcp_depot_batch(zone, (unsigned int)k)[have],
-		       &pcp->lists[order].slot[n], move * sizeof(struct page *));
+		       &pcp->lists[order].slot[n],
+		       move * sizeof(struct page *));
 		WRITE_ONCE(d->blocks[k], (uint8_t)(have + move));
 	}
 	WRITE_ONCE(pcp->lists[order].nr, n);

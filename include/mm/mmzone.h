@@ -93,15 +93,15 @@ struct pglist_data;
  * the lock to put or take a batch finds here which batch to use without
  * another line. Batch k (0 the oldest, nr - 1 the newest) holds blocks[k]
  * blocks (1..PCP_BATCH_BLOCKS(order[k])) of order[k], in row row[k] of
- * zone->pcp_depot_slot[] (a new batch takes a row no batch in use
- * has); taking a batch out moves these bytes, never the rows. Of each order only the newest batch may have room
- * (pcp_depot_put() fills it first).
+ * zone->pcp_depot_slot[] (a new batch takes a row no batch in use has);
+ * taking a batch out moves these bytes, never the rows. Of each order
+ * only the newest batch may have room (pcp_depot_put() fills it first).
  */
 struct pcp_depot {
 	uint8_t nr;				/* batches in use */
 	uint8_t order[PCP_DEPOT_BATCHES];
 	uint8_t blocks[PCP_DEPOT_BATCHES];
-	uint8_t row[PCP_DEPOT_BATCHES];		/* distinct among batches in use */
+	uint8_t row[PCP_DEPOT_BATCHES];		/* distinct while in use */
 };
 _Static_assert(PCP_LIST_SLOTS <= 255, "a batch's count is a byte");
 
