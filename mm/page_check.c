@@ -321,7 +321,7 @@ static void check_pcp_depot(struct census *c, struct zone *zone,
 	}
 	for (unsigned int i = 0; i < d->nr; i++) {
 		unsigned int order = d->order[i], nr = d->blocks[i];
-		struct page **slot = pcp_depot_batch(zone, i);
+		struct page **slot;
 
 		if (order >= NR_PCP_ORDERS || !nr ||
 		    nr > PCP_BATCH_BLOCKS(order) ||
@@ -336,6 +336,7 @@ static void check_pcp_depot(struct census *c, struct zone *zone,
 				problem(c, "node %d zone %s: depot batches %u "
 					"and %u share row %u", zone->node,
 					zone->name, j, i, d->row[i]);
+		slot = pcp_depot_batch(zone, i);	/* its row is in range */
 		for (unsigned int k = 0; k < nr; k++) {
 			const struct page *page = slot[k];
 

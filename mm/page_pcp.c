@@ -90,8 +90,9 @@ static int zone_batchsize(unsigned long managed, unsigned int cpus)
  * also held to PCP_LIST_SLOTS blocks (pcp_list_max()). So on a machine
  * with room for it the lists of the higher orders hold more than 64
  * pages: a CPU that allocates or frees a burst of order-3 blocks meets
- * the zone lock once per batch, not once per 8 blocks. The bound is
- * Linux's: every list at most @high pages.
+ * the zone lock once per batch, not once per 8 blocks. Each list is held
+ * to @high pages, where Linux holds all orders' lists together to it
+ * (docs/allocator.md, section 6, says what a CPU may cache).
  */
 static int zone_highsize(unsigned long managed, int batch, unsigned int cpus)
 {
@@ -208,18 +209,16 @@ static void pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
 /*
  * Under @zone's lock: take out the depot's empty batch @k, the newer ones
  * moving down one place, so that the batches stay oldest first. Only the
- * bookkeeping moves: each batch keeps its row.
+ * bookkeeping moves: each batch keeps its row, and @k's row is free again
+ * (pcp_depot_free_row() looks at the rows of the batches in use only).
  */
 static void pcp_depot_remove(struct pcp_depot *d, unsigned int k)
 {
-	uint8_t row = d->row[k];
-
 	for (; k + 1 < d->nr; k++) {
 		WRITE_ONCE(d->order[k], d->order[k + 1]);
 		WRITE_ONCE(d->blocks[k], d->blocks[k + 1]);
 		d->row[k] = d->row[k + 1];
 	}
-	d->row[k] = row;
 	WRITE_ONCE(d->blocks[k], 0);
 	WRITE_ONCE(d->nr, (uint8_t)(d->nr - 1));
 }

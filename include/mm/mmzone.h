@@ -144,7 +144,8 @@ struct zone {
 	struct page *pcp_depot_slot[PCP_DEPOT_BATCHES][PCP_LIST_SLOTS]
 		__aligned(64);
 };
-_Static_assert(__builtin_offsetof(struct zone, deferred) + sizeof(void *) <=
+_Static_assert(__builtin_offsetof(struct zone, pcp_depot) +
+	       sizeof(struct pcp_depot) <=
 	       __builtin_offsetof(struct zone, lock) + 64,
 	       "the depot's bookkeeping shares the zone lock's line");
 
