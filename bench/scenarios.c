@@ -5,8 +5,9 @@
  *          (order=-1): on a fresh heap, or with heap=used on a heap where
  *          @blocks blocks of that order were allocated and every other one
  *          freed, so that a free block whose buddy is held is at hand;
- *   sweep  at each order: allocate @blocks blocks, then free them in the
- *          order they came (alloc and free timed apart);
+ *   sweep  at each order (or at one, order=n): allocate @blocks blocks,
+ *          then free them in the order they came (alloc and free timed
+ *          apart);
  *   frag   the same sweep on a heap of which @pages order-0 pages were
  *          allocated and every other one (by address) freed again;
  *
@@ -162,6 +163,8 @@ int bench_sweep(const struct bench_opts *o)
 		unsigned long n =
 			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
+		if (o->order >= 0 && order != (unsigned int)o->order)
+			continue;
 		batches("sweep", "clean", order, n, rounds_for(o->iters, n),
 			o->reps, blk);
 		bench_check_restored(base, "sweep", order);
@@ -198,6 +201,8 @@ int bench_frag(const struct bench_opts *o)
 		unsigned long n =
 			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
+		if (o->order >= 0 && order != (unsigned int)o->order)
+			continue;
 		batches("frag", variant, order, n, rounds_for(o->iters, n),
 			o->reps, blk);
 	}
