@@ -35,6 +35,8 @@
  * boot stub read, is cpu[0] whatever its status, and listed even if the
  * tree forgot it (boot_cpu_found then says so). Unusable CPUs are counted
  * and named on the console, never listed; so are CPUs beyond NR_CPUS.
+ * A /hypervisor node, or a root compatible of a virtual machine, is noted
+ * in virtual_machine (read_virtual_machine()).
  *
  * Refused as malformed (-EINVAL): anything fdt_open() refuses, a /cpus
  * #address-cells other than 1 or 2 (absent: 2, the specification's default), a CPU without reg or with a reg of
@@ -46,6 +48,7 @@
 #include <boot/bootmem.h>
 #include <boot/cpus.h>
 #include <boot/fdt.h>
+#include <lib/compiler.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
 #include <lib/string.h>
@@ -112,6 +115,31 @@ static enum psci_conduit read_psci(const struct fdt *fdt)
 	if (fdt_prop_is_string(fdt, psci, "method", "smc"))
 		return PSCI_CONDUIT_SMC;
 	return PSCI_CONDUIT_NONE;
+}
+
+/*
+ * Whether the tree describes a virtual machine, and by what: a
+ * /hypervisor node (Xen's binding), or a root compatible that only
+ * virtual machines have: QEMU's and kvmtool's "linux,dummy-virt" (arm
+ * virt), QEMU's "riscv-virtio" (riscv virt). A machine whose CPUs are
+ * emulated or a hypervisor's, either way, is run by a host that may stop
+ * any of them at any instruction. NULL when the tree says nothing.
+ */
+static const char *read_virtual_machine(const struct fdt *fdt)
+{
+	static const char *const virt_compatible[][2] = {
+		{ "linux,dummy-virt",
+		  "device tree: root compatible \"linux,dummy-virt\"" },
+		{ "riscv-virtio",
+		  "device tree: root compatible \"riscv-virtio\"" },
+	};
+
+	if (find_child(fdt, fdt->root, "hypervisor") >= 0)
+		return "device tree: a /hypervisor node";
+	for (size_t i = 0; i < ARRAY_SIZE(virt_compatible); i++)
+		if (fdt_node_is_compatible(fdt, fdt->root, virt_compatible[i][0]))
+			return virt_compatible[i][1];
+	return NULL;
 }
 
 /*
@@ -298,6 +326,7 @@ int fdt_read_cpus(const void *blob, size_t size, unsigned long boot_hwid,
 		return -EINVAL;
 	}
 	out->psci = read_psci(&fdt);
+	out->virtual_machine = read_virtual_machine(&fdt);
 
 	for (int c = fdt_first_child(&fdt, r.cpus); c >= 0;
 	     c = fdt_next_child(&fdt, c)) {

@@ -31,6 +31,7 @@
 #include <lib/string.h>
 #include <mm/mm.h>
 #include <smp/smp.h>
+#include <smp/spinlock.h>
 #include "internal.h"
 
 #define SMP_STACK_SIZE		(16 * 1024)	/* usable, at least */
@@ -267,6 +268,26 @@ static void print_online(const struct boot_cpus *cpus)
 	printk("\n");
 }
 
+/*
+ * What says the CPUs are virtual, a hypervisor's or an emulator's, which
+ * the host may stop at any instruction: the CPU or the firmware
+ * (arch_cpus_virtual()), a device tree of a virtual machine, or PSCI
+ * over hvc (only a hypervisor at EL2 answers an hvc from the kernel).
+ * NULL: nothing does, as on bare metal.
+ */
+static const char *cpus_virtual(const struct boot_cpus *cpus)
+{
+	const char *why = arch_cpus_virtual();
+
+	if (why)
+		return why;
+	if (cpus->virtual_machine)
+		return cpus->virtual_machine;
+	if (cpus->psci == PSCI_CONDUIT_HVC)
+		return "PSCI over hvc: a hypervisor answers it";
+	return NULL;
+}
+
 unsigned int smp_init(const struct boot_cpus *cpus)
 {
 	unsigned int nr = MIN(cpus->nr, (unsigned int)NR_CPUS);
@@ -277,6 +298,8 @@ unsigned int smp_init(const struct boot_cpus *cpus)
 		printk("smp: %u more CPUs than NR_CPUS=%d: they stay parked "
 		       "(build with NR_CPUS=%u to use them)\n", cpus->nr_over,
 		       NR_CPUS, cpus->nr + cpus->nr_over);
+	/* Before any other CPU runs, so that all wait the same way. */
+	spinlock_choose_wait(cpus_virtual(cpus));
 	err = nr > 1 ? arch_smp_prepare_cpus(cpus) : 0;
 	if (err) {
 		bringup_error = err;

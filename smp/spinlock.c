@@ -1,5 +1,6 @@
 /*
- * spinlock.c - the debug checks of spinlock_t (CONFIG_DEBUG_SPINLOCK).
+ * spinlock.c - how CPUs wait for a spinlock (chosen once, at boot), and
+ * the debug checks of spinlock_t (CONFIG_DEBUG_SPINLOCK).
  *
  * The lock remembers its holder in ->holder (CPU + 1; 0, as in a zeroed
  * lock, is nobody): written by the holder only
@@ -17,6 +18,20 @@
 #include <lib/printk.h>
 #include <smp/smp.h>
 #include <smp/spinlock.h>
+
+/* Tickets until spinlock_choose_wait(): the host's tests, and early boot. */
+bool spin_wait_tas;
+
+void spinlock_choose_wait(const char *virtual_why)
+{
+	WRITE_ONCE(spin_wait_tas, virtual_why != NULL);
+	if (virtual_why)
+		printk("spinlock: test-and-set waiting, for virtual CPUs (%s)\n",
+		       virtual_why);
+	else
+		printk("spinlock: ticket waiting (first come, first served): "
+		       "no sign of a hypervisor\n");
+}
 
 #if CONFIG_DEBUG_SPINLOCK
 

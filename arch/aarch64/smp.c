@@ -285,6 +285,12 @@ static int prepare_stacks(struct secondary_boot *boot,
 	return 0;
 }
 
+/* No register says so: the boot information's PSCI conduit does. */
+const char *arch_cpus_virtual(void)
+{
+	return NULL;
+}
+
 /*
  * The GIC (gic.c: the distributor, and the boot CPU's interface), then
  * the conduit for every PSCI call from now on (power-off included): the

@@ -17,6 +17,7 @@
 /* SBI extension and function ids (SBI v1.0 / v2.0). */
 #define SBI_EXT_BASE		0x10
 #define SBI_BASE_GET_SPEC_VERSION 0
+#define SBI_BASE_GET_IMPL_ID	1
 #define SBI_BASE_PROBE_EXTENSION 3
 #define SBI_EXT_TIME		0x54494d45	/* "TIME" */
 #define SBI_TIME_SET_TIMER	0

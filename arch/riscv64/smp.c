@@ -97,6 +97,27 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	return 0;
 }
 
+/*
+ * The SBI implementations that are hypervisors (the SBI specification's
+ * implementation ids): a hart they run is a virtual one.
+ */
+const char *arch_cpus_virtual(void)
+{
+	struct sbiret ret = sbi_call(SBI_EXT_BASE, SBI_BASE_GET_IMPL_ID,
+				     0, 0, 0);
+
+	if (ret.error)
+		return NULL;
+	switch (ret.value) {
+	case 2:		return "SBI implementation: Xvisor";
+	case 3:		return "SBI implementation: KVM";
+	case 5:		return "SBI implementation: Diosix";
+	case 7:		return "SBI implementation: Xen";
+	case 11:	return "SBI implementation: bhyve";
+	default:	return NULL;
+	}
+}
+
 static int sbi_errno(long error)
 {
 	switch (error) {

@@ -92,6 +92,43 @@ static void patch32(const char *offset, uint64_t value)
 	       &v, 4);
 }
 
+/* CPUID leaf 1, ECX: set by hypervisors (and QEMU's TCG), clear on metal. */
+#define CPUID1_ECX_HYPERVISOR	(1u << 31)
+/* The hypervisor's leaves: its largest leaf, then its 12-byte signature. */
+#define CPUID_HYPERVISOR_LEAF	0x40000000u
+
+/*
+ * The hypervisor bit, and the signature the hypervisor puts in its
+ * leaf ("KVMKVMKVM", "TCGTCGTCGTCG", "Microsoft Hv", ...), kept for the
+ * boot line; bytes outside printable ASCII print as '.'.
+ */
+const char *arch_cpus_virtual(void)
+{
+	static char why[sizeof("CPUID: hypervisor bit, signature \"\"") + 12];
+	static const char head[] = "CPUID: hypervisor bit, signature \"";
+	struct cpuid_regs r;
+	uint32_t sig[3];
+	size_t n = sizeof(head) - 1;
+
+	if (!(cpuid(1, 0).ecx & CPUID1_ECX_HYPERVISOR))
+		return NULL;
+	r = cpuid(CPUID_HYPERVISOR_LEAF, 0);
+	sig[0] = r.ebx;
+	sig[1] = r.ecx;
+	sig[2] = r.edx;
+	memcpy(why, head, n);
+	for (size_t i = 0; i < sizeof(sig); i++) {
+		char c = (char)(sig[i / 4] >> (8 * (i % 4)));
+
+		if (!c)
+			break;
+		why[n++] = c >= ' ' && c <= '~' ? c : '.';
+	}
+	why[n++] = '"';
+	why[n] = '\0';
+	return why;
+}
+
 int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 {
 	size_t size = x86_trampoline_end - x86_trampoline_start;

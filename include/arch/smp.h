@@ -124,6 +124,18 @@ static inline bool arch_cpus_held_at_entry(void)
 int arch_smp_prepare_cpus(const struct boot_cpus *cpus);
 
 /*
+ * arch_cpus_virtual - what the CPU or the firmware says about these CPUs
+ * being a hypervisor's virtual CPUs (x86_64: CPUID's hypervisor bit and
+ * the hypervisor's signature; riscv64: an SBI implementation that is a
+ * hypervisor, KVM or Xen among them), or NULL when they say nothing
+ * (aarch64 has no such register: its sign, PSCI over hvc, is in the boot
+ * information). Called once by smp_init(), before any CPU starts, which
+ * reads the boot information's own signs too and chooses how CPUs wait
+ * for a spinlock (<smp/spinlock.h>). A string that lives for good.
+ */
+const char *arch_cpus_virtual(void);
+
+/*
  * arch_cpu_start - start the CPU @desc describes at the arch's secondary
  * entry, with @boot as its argument. Returns once the start request is
  * made; smp_init() waits for the CPU to check in.

@@ -55,6 +55,14 @@ struct boot_cpus {
 	unsigned int nr_unusable;	/* described but not startable */
 	bool boot_cpu_found;		/* the boot hwid was in the list */
 	enum psci_conduit psci;		/* aarch64: the /psci method */
+	/*
+	 * What in the boot information says the CPUs are virtual (a
+	 * hypervisor's, which it may stop at any instruction), or NULL:
+	 * a device tree of a virtual machine (read_virtual_machine() in
+	 * boot/fdt_cpus.c). smp_init() chooses how CPUs wait for a
+	 * spinlock by it. A string constant.
+	 */
+	const char *virtual_machine;
 	uint64_t timebase_hz;		/* riscv64: /cpus timebase-frequency */
 	struct boot_gic gic;		/* aarch64: for idle wake-ups */
 	struct cpu_desc cpu[NR_CPUS];

@@ -1,13 +1,33 @@
 /*
- * spinlock.h - fair spinlocks (ticket locks), Linux's API.
+ * spinlock.h - spinlocks, Linux's API: one lock word pair, two ways to
+ * wait for it.
  *
- * A CPU takes the next ticket with one atomic add and waits until the
- * lock serves that ticket, so CPUs get the lock in the order they asked
- * for it: no CPU starves under contention, which the lock torture
- * selftest relies on when every CPU hammers one lock.
+ * The lock is a ticket lock: @next is the next ticket to hand out,
+ * @serving the ticket that holds it; it is free when they are equal.
+ * How a CPU waits is chosen once at boot (spinlock_choose_wait(), from
+ * smp_init(), before any other CPU runs):
+ *
+ *   ticket        take the next ticket with one atomic add and wait until
+ *                 the lock serves it: CPUs get the lock in the order they
+ *                 asked, and none starves. For CPUs that always run: bare
+ *                 metal.
+ *   test-and-set  take a ticket only while the lock is free (nobody
+ *                 holds it, nobody waits: spin_trylock()), and retry
+ *                 when it looks free again: whichever running CPU sees
+ *                 it free takes it. For a hypervisor's virtual CPUs,
+ *                 which the host may stop at any instruction: with
+ *                 tickets, every hand-off to a waiter the host is not
+ *                 running waits until the host runs it, while the CPUs
+ *                 that do run spin (Linux's virt_spin_lock() makes the
+ *                 same choice on x86 without paravirtual spinlocks).
+ *
+ * The two mix safely, whatever each CPU uses: test-and-set takes a
+ * ticket only when @next == @serving, which no queued waiter allows, and
+ * the unlock is the same. The lock torture selftest runs them mixed.
  *
  *   spin_lock()      acquire: the holder's critical section cannot move
- *                    before it (the wait ends with a load-acquire)
+ *                    before it (the wait ends with a load-acquire, or the
+ *                    successful compare-and-swap's acquire)
  *   spin_unlock()    release: nothing in the critical section moves after
  *                    it (a store-release of the next ticket)
  *   spin_trylock()   the lock if it is free now, else false at once
@@ -64,19 +84,22 @@ static inline void spin_debug_after_lock(spinlock_t *lock) { (void)lock; }
 static inline void spin_debug_unlock(spinlock_t *lock) { (void)lock; }
 #endif
 
-static inline void spin_lock(spinlock_t *lock)
-{
-	int ticket;
+/*
+ * How CPUs wait here: false for tickets, true for test-and-set. Written
+ * once by spinlock_choose_wait() (smp/spinlock.c) on the boot CPU before
+ * any other CPU runs, read-only after: a plain read.
+ */
+extern bool spin_wait_tas;
 
-	spin_debug_before_lock(lock);
-	/* Relaxed: the acquire is the load below that sees our ticket. */
-	ticket = __atomic_fetch_add(&lock->next.counter, 1, __ATOMIC_RELAXED);
-	while (atomic_read_acquire(&lock->serving) != ticket)
-		arch_cpu_relax();
-	spin_debug_after_lock(lock);
-}
+/*
+ * spinlock_choose_wait - test-and-set from now on when @virtual_why says
+ * what makes the CPUs virtual (printed on the boot line), tickets when
+ * it is NULL. smp_init() calls it once, before any other CPU runs.
+ */
+void spinlock_choose_wait(const char *virtual_why);
 
-static inline bool spin_trylock(spinlock_t *lock)
+/* Take the lock if it is free now (nobody holds it, nobody waits). */
+static inline bool __spin_trylock(spinlock_t *lock)
 {
 	/*
 	 * Acquire: this load reads the last holder's release in spin_unlock(),
@@ -86,9 +109,62 @@ static inline bool spin_trylock(spinlock_t *lock)
 	int serving = atomic_read_acquire(&lock->serving);
 
 	/* Free iff next == serving; take the ticket only then (acquire). */
-	if (!__atomic_compare_exchange_n(&lock->next.counter, &serving,
-					 serving + 1, false, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
+	return __atomic_compare_exchange_n(&lock->next.counter, &serving,
+					   serving + 1, false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+/* Wait in line: the next ticket, then until the lock serves it. */
+static inline void __spin_lock_ticket(spinlock_t *lock)
+{
+	/* Relaxed: the acquire is the load below that sees our ticket. */
+	int ticket = __atomic_fetch_add(&lock->next.counter, 1, __ATOMIC_RELAXED);
+
+	while (atomic_read_acquire(&lock->serving) != ticket)
+		arch_cpu_relax();
+}
+
+/*
+ * Test and set: try, and while it is held (or waited for) only read it,
+ * so that waiters do not take its line from the holder with writes.
+ */
+static inline void __spin_lock_tas(spinlock_t *lock)
+{
+	while (!__spin_trylock(lock))
+		while (atomic_read(&lock->next) != atomic_read(&lock->serving))
+			arch_cpu_relax();
+}
+
+/*
+ * spin_lock_ticket, spin_lock_tas - spin_lock() waiting the one way or
+ * the other, whatever the boot chose: for the lock torture selftest,
+ * which runs them mixed.
+ */
+static inline void spin_lock_ticket(spinlock_t *lock)
+{
+	spin_debug_before_lock(lock);
+	__spin_lock_ticket(lock);
+	spin_debug_after_lock(lock);
+}
+
+static inline void spin_lock_tas(spinlock_t *lock)
+{
+	spin_debug_before_lock(lock);
+	__spin_lock_tas(lock);
+	spin_debug_after_lock(lock);
+}
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	if (READ_ONCE(spin_wait_tas))
+		spin_lock_tas(lock);
+	else
+		spin_lock_ticket(lock);
+}
+
+static inline bool spin_trylock(spinlock_t *lock)
+{
+	if (!__spin_trylock(lock))
 		return false;
 	spin_debug_after_lock(lock);
 	return true;

@@ -9,6 +9,10 @@
  *   smp_lock_torture           every CPU increments shared counters
  *                              under one spinlock; the totals are exact
  *                              and no two CPUs were ever inside at once
+ *   smp_lock_torture_mixed     the same with the CPUs waiting both
+ *                              ways at once (<smp/spinlock.h>): even
+ *                              CPUs take tickets, odd ones test-and-set,
+ *                              whichever way the boot chose
  *   smp_atomic_torture         the same with atomics alone
  *   smp_wakeup_reaches_each_cpu  where idle CPUs sleep, a wake-up sent to
  *                              each CPU is taken by that CPU
@@ -148,12 +152,14 @@ struct torture_arg {
 	atomic_t arrived;
 	uint64_t deadline;	/* store-release by the last to arrive */
 	unsigned long min;	/* torture_min_iterations(), set before the call */
+	bool mixed;		/* lock_torture(): odd CPUs test-and-set */
 };
 
 /*
  * The turns each CPU must take however late the window found it: 64 with
  * up to 8 CPUs, fewer with more (TORTURE_MIN_TOTAL shared out, at least
- * TORTURE_MIN_FLOOR each). The ticket lock hands itself to the CPUs in
+ * TORTURE_MIN_FLOOR each). With tickets (bare metal's way, and the even
+ * CPUs' in the mixed case) the lock hands itself to the CPUs in
  * the order they asked, so when emulated CPUs outnumber the host's cores
  * each hand-off waits until the host runs that one CPU's thread: 64
  * emulated CPUs on 2 host cores took 154 s for 64 turns each, and what
@@ -182,10 +188,11 @@ static uint64_t torture_start(struct torture_arg *t)
 
 /* Run @fn everywhere; *@sum = the iterations all CPUs counted. */
 static bool torture_run(void (*fn)(void *arg), const char *what,
-			unsigned long *sum)
+			bool mixed, unsigned long *sum)
 {
 	struct torture_arg t = { .arrived = ATOMIC_INIT(0),
-				 .min = torture_min_iterations() };
+				 .min = torture_min_iterations(),
+				 .mixed = mixed };
 	unsigned int cpu;
 
 	/*
@@ -219,7 +226,12 @@ static void lock_torture(void *arg)
 	while (p->iterations < t->min ||
 	       (p->iterations < TORTURE_MAX_ITERATIONS &&
 		(p->iterations & 15 || arch_clock_ns() < deadline))) {
-		spin_lock(&torture_lock);
+		if (!t->mixed)
+			spin_lock(&torture_lock);
+		else if (me & 1)
+			spin_lock_tas(&torture_lock);
+		else
+			spin_lock_ticket(&torture_lock);
 		if (torture_inside != -1)
 			atomic_inc(&torture_overlaps);
 		torture_inside = me;
@@ -234,15 +246,22 @@ static void lock_torture(void *arg)
 	}
 }
 
-SELFTEST(smp_lock_torture, STAGE_BOOT + 1)
+/* Every CPU through torture_lock, waiting as chosen or both ways at once. */
+static bool lock_torture_case(bool mixed)
 {
 	const char *why = smp_untestable(true);
 	unsigned long sum;
 
 	if (why)
 		return selftest_skip("%s", why);
+	if (mixed)
+		ktap_diag("even CPUs take tickets, odd ones test-and-set");
+	else
+		ktap_diag("every CPU waits by %s, as the boot chose",
+			  READ_ONCE(spin_wait_tas) ? "test-and-set" : "ticket");
 	torture_count = torture_double = 0;
-	if (!torture_run(lock_torture, "locked", &sum))
+	atomic_set(&torture_overlaps, 0);
+	if (!torture_run(lock_torture, "locked", mixed, &sum))
 		return false;
 	SELFTEST_EXPECT(atomic_read(&torture_overlaps) == 0, "%d times two "
 			"CPUs were inside the lock", atomic_read(&torture_overlaps));
@@ -250,6 +269,16 @@ SELFTEST(smp_lock_torture, STAGE_BOOT + 1)
 			"counters %lu and %lu, expected %lu and %lu",
 			torture_count, torture_double, sum, 2 * sum);
 	return true;
+}
+
+SELFTEST(smp_lock_torture, STAGE_BOOT + 1)
+{
+	return lock_torture_case(false);
+}
+
+SELFTEST(smp_lock_torture_mixed, STAGE_BOOT + 1)
+{
+	return lock_torture_case(true);
 }
 
 static atomic_t atomic_count;
@@ -286,7 +315,7 @@ SELFTEST(smp_atomic_torture, STAGE_BOOT + 2)
 	atomic_set(&atomic_count, 0);
 	atomic_long_set(&atomic_sum, 0);
 	atomic_set(&atomic_cas, 0);
-	if (!torture_run(atomic_torture, "atomic", &sum))
+	if (!torture_run(atomic_torture, "atomic", false, &sum))
 		return false;
 	SELFTEST_EXPECT((unsigned long)atomic_read(&atomic_count) == sum &&
 			(unsigned long)atomic_long_read(&atomic_sum) == 3 * sum &&

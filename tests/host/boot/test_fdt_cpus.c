@@ -463,36 +463,93 @@ static int read_fixture(const char *path, unsigned long boot)
 	return err;
 }
 
+/*
+ * What the last read said of the machine being virtual: @needle in its
+ * reason, or no reason for NULL.
+ */
+static bool virtual_as(const char *needle)
+{
+	const char *why = cpus.virtual_machine;
+
+	if (needle ? why && strstr(why, needle) : !why)
+		return true;
+	printf("# virtual_machine \"%s\", expected %s%s%s\n",
+	       why ? why : "(none)", needle ? "\"" : "none",
+	       needle ? needle : "", needle ? "\"" : "");
+	return false;
+}
+
 static bool firmware_trees_read_as_expected(void)
 {
 	EXPECT(read_fixture("tests/fixtures/qemu/riscv64-smp4.dtb.gz", 3) == 0 &&
 	       cpus.nr == 4 && listed(0, 3, CPU_ENABLE_SBI_HSM) &&
 	       listed(3, 2, CPU_ENABLE_SBI_HSM) && cpus.timebase_hz == 10000000,
 	       "riscv64 virt -smp 4: nr %u", cpus.nr);
+	EXPECT(virtual_as("riscv-virtio"), "riscv64 virt");
 	EXPECT(read_fixture("tests/fixtures/qemu/riscv64-sifive_u-smp3.dtb.gz",
 			    1) == 0 && cpus.nr == 2 && cpus.nr_unusable == 1 &&
 	       listed(1, 2, CPU_ENABLE_SBI_HSM) && cpus.timebase_hz == 1000000,
 	       "sifive_u -smp 3: nr %u unusable %u", cpus.nr,
 	       cpus.nr_unusable);
+	/* QEMU's model of a real board: nothing in the tree says virtual. */
+	EXPECT(virtual_as(NULL), "sifive_u");
 	EXPECT(read_fixture("tests/fixtures/qemu/aarch64-max-smp4.dtb.gz",
 			    0) == 0 && cpus.nr == 4 &&
 	       listed(3, 3, CPU_ENABLE_PSCI) && cpus.psci == PSCI_CONDUIT_HVC,
 	       "aarch64 virt -smp 4: nr %u psci %d", cpus.nr, cpus.psci);
+	EXPECT(virtual_as("linux,dummy-virt"), "aarch64 virt");
 	EXPECT(read_fixture("tests/fixtures/qemu/aarch64-virt-el2.dtb.gz",
 			    0) == 0 && cpus.nr == 1 &&
 	       cpus.psci == PSCI_CONDUIT_SMC,
 	       "aarch64 virt at EL2: nr %u psci %d", cpus.nr, cpus.psci);
+	EXPECT(virtual_as("linux,dummy-virt"), "aarch64 virt at EL2");
 	EXPECT(read_fixture("tests/fixtures/boards/broadcom-bcm2711-rpi-4-b.dtb",
 			    0) == 0 && cpus.nr == 4 &&
 	       listed(3, 3, CPU_ENABLE_SPIN_TABLE) &&
 	       cpus.cpu[1].release_addr == 0xe0 &&
 	       cpus.cpu[3].release_addr == 0xf0,
 	       "Raspberry Pi 4: nr %u", cpus.nr);
+	EXPECT(virtual_as(NULL), "Raspberry Pi 4");
 	EXPECT(read_fixture("tests/fixtures/boards/arm-juno-r1.dtb", 0x100) == 0 &&
 	       cpus.nr == 6 && listed(0, 0x100, CPU_ENABLE_PSCI) &&
 	       listed(5, 0x103, CPU_ENABLE_PSCI) &&
 	       cpus.psci == PSCI_CONDUIT_SMC, "Juno r1: nr %u psci %d",
 	       cpus.nr, cpus.psci);
+	EXPECT(virtual_as(NULL), "Juno r1");
+	return true;
+}
+
+/*
+ * A /hypervisor node (Xen's binding) says virtual whatever the root's
+ * compatible, and a root compatible list is searched whole.
+ */
+static bool virtual_machines_are_named(void)
+{
+	static const char qemu_virt[] = "qemu,virt\0riscv-virtio";
+
+	fdtb_init(&b);
+	fdtb_begin(&b, "");
+	fdtb_prop_str(&b, "compatible", "xlnx,zynqmp");
+	fdtb_begin(&b, "hypervisor");
+	fdtb_prop_str(&b, "compatible", "xen,xen");
+	fdtb_end(&b);
+	fdtb_begin(&b, "cpus");
+	fdtb_prop_cells(&b, "#address-cells", 1, 2);
+	arm_cpu(0, NULL);
+	fdtb_end(&b);		/* cpu@0 */
+	fdtb_end(&b);		/* cpus */
+	EXPECT(finish_and_read(0) == 0, "refused");
+	EXPECT(virtual_as("/hypervisor"), "a Xen guest's tree");
+
+	fdtb_init(&b);
+	fdtb_begin(&b, "");
+	fdtb_prop(&b, "compatible", qemu_virt, sizeof(qemu_virt));
+	fdtb_begin(&b, "cpus");
+	fdtb_prop_cells(&b, "#address-cells", 1, 1);
+	hart(0);
+	fdtb_end(&b);		/* cpus */
+	EXPECT(finish_and_read(0) == 0, "refused");
+	EXPECT(virtual_as("riscv-virtio"), "the second compatible string");
 	return true;
 }
 
@@ -507,6 +564,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(malformed_cpus_are_refused),
 	HOST_TEST(damaged_blobs_are_refused),
 	HOST_TEST(firmware_trees_read_as_expected),
+	HOST_TEST(virtual_machines_are_named),
 };
 
 int main(void)

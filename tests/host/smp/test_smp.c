@@ -58,11 +58,23 @@ static DEFINE_SPINLOCK(count_lock);
 static unsigned long locked_count;	/* under count_lock */
 static unsigned long locked_double;	/* under count_lock */
 
+/* 0: spin_lock(); 1: every thread test-and-set; 2: odd threads do. */
+static int wait_mode;
+static atomic_t wait_threads;
+
 static void *lock_worker(void *arg)
 {
+	bool tas = wait_mode == 1 ||
+		   (wait_mode == 2 && (atomic_inc_return(&wait_threads) & 1));
+
 	(void)arg;
 	for (int i = 0; i < ITERATIONS; i++) {
-		spin_lock(&count_lock);
+		if (!wait_mode)
+			spin_lock(&count_lock);
+		else if (tas)
+			spin_lock_tas(&count_lock);
+		else
+			spin_lock_ticket(&count_lock);
 		locked_count++;
 		locked_double += 2;
 		spin_unlock(&count_lock);
@@ -86,6 +98,37 @@ static bool spinlock_counts_exactly(void)
 	spin_unlock(&count_lock);
 	spin_lock_irqsave(&count_lock, flags);
 	spin_unlock_irqrestore(&count_lock, flags);
+	return true;
+}
+
+/*
+ * Both ways of waiting (<smp/spinlock.h>), alone and mixed: the counts
+ * stay exact, so no two threads were inside at once. And spin_lock()
+ * follows the choice.
+ */
+static bool spinlock_waits_both_ways(void)
+{
+	for (wait_mode = 1; wait_mode <= 2; wait_mode++) {
+		locked_count = locked_double = 0;
+		atomic_set(&wait_threads, 0);
+		run_threads(THREADS, lock_worker, NULL);
+		EXPECT(locked_count == THREADS * ITERATIONS &&
+		       locked_double == 2UL * THREADS * ITERATIONS,
+		       "%s: %lu and %lu after %d threads x %d",
+		       wait_mode == 1 ? "test-and-set" : "mixed", locked_count,
+		       locked_double, THREADS, ITERATIONS);
+	}
+	spinlock_choose_wait("a host test");
+	EXPECT(spin_wait_tas, "the choice of test-and-set did not stick");
+	wait_mode = 0;
+	locked_count = locked_double = 0;
+	run_threads(THREADS, lock_worker, NULL);
+	spinlock_choose_wait(NULL);
+	EXPECT(!spin_wait_tas, "the choice of tickets did not stick");
+	EXPECT(locked_count == THREADS * ITERATIONS,
+	       "spin_lock() by test-and-set: %lu after %d threads x %d",
+	       locked_count, THREADS, ITERATIONS);
+	EXPECT(!spin_is_locked(&count_lock), "the lock is still held");
 	return true;
 }
 
@@ -704,6 +747,7 @@ static bool request_posted_hooks_run_in_order(void)
 
 static const struct host_test tests[] = {
 	HOST_TEST(spinlock_counts_exactly),
+	HOST_TEST(spinlock_waits_both_ways),
 	HOST_TEST(atomics_count_exactly),
 	HOST_TEST(percpu_areas_are_distinct),
 	HOST_TEST(unnumbered_thread_reads_no_cpus_area),
