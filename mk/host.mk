@@ -100,6 +100,8 @@ $(foreach v,asan asan-order15 asan-slabdebug asan-order0-slabdebug,\
 # "tsan" variant, which other suites of code that runs on several CPUs
 # reuse with $(call host_test,<name>,tsan,<sources>).
 $(eval $(call host_test,test-smp-tsan,tsan,tests/host/smp/test_smp.c))
+# And under ASan and UBSan: the lock's tickets wrapping, among others.
+$(eval $(call host_test,test-smp,asan,tests/host/smp/test_smp.c))
 $(eval $(call host_test,test-slab-smp,asan,tests/host/mm/test_slab_smp.c $(MACHINE)))
 $(eval $(call host_test,test-slab-smp-tsan,tsan,tests/host/mm/test_slab_smp.c $(MACHINE)))
 
@@ -143,6 +145,7 @@ HOST_SUITES	:= host-memblock=$(HOST_DIR)/tests/test-memblock \
 		   host-slab-debug=$(HOST_DIR)/tests/test-slab-slabdebug \
 		   host-slab-order0-debug=$(HOST_DIR)/tests/test-slab-order0-slabdebug \
 		   host-smp-tsan=$(HOST_DIR)/tests/test-smp-tsan \
+		   host-smp=$(HOST_DIR)/tests/test-smp \
 		   host-slab-smp=$(HOST_DIR)/tests/test-slab-smp \
 		   host-slab-smp-tsan=$(HOST_DIR)/tests/test-slab-smp-tsan \
 		   $(foreach f,$(FUZZERS),host-fuzz-$(f)=$(HOST_DIR)/run-fuzz-$(f))

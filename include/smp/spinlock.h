@@ -4,8 +4,9 @@
  *
  * The lock is a ticket lock: @next is the next ticket to hand out,
  * @serving the ticket that holds it; it is free when they are equal.
- * How a CPU waits is chosen once at boot (spinlock_choose_wait(), from
- * smp_init(), before any other CPU runs):
+ * A free lock that nobody waits for is taken with one compare-and-swap.
+ * How a CPU waits otherwise is chosen once at boot
+ * (spinlock_choose_wait(), from smp_init(), before any other CPU runs):
  *
  *   ticket        take the next ticket with one atomic add and wait until
  *                 the lock serves it: CPUs get the lock in the order they
@@ -87,7 +88,7 @@ static inline void spin_debug_unlock(spinlock_t *lock) { (void)lock; }
 /*
  * How CPUs wait here: false for tickets, true for test-and-set. Written
  * once by spinlock_choose_wait() (smp/spinlock.c) on the boot CPU before
- * any other CPU runs, read-only after: a plain read.
+ * any other CPU runs, only read after (READ_ONCE).
  */
 extern bool spin_wait_tas;
 
@@ -97,6 +98,16 @@ extern bool spin_wait_tas;
  * it is NULL. smp_init() calls it once, before any other CPU runs.
  */
 void spinlock_choose_wait(const char *virtual_why);
+
+/*
+ * The ticket after @t. Tickets wrap (the atomic add wraps them too): the
+ * sum is taken unsigned, where int's would overflow, undefined, after
+ * 2^31 acquisitions.
+ */
+static inline int ticket_after(int t)
+{
+	return (int)((unsigned int)t + 1u);
+}
 
 /* Take the lock if it is free now (nobody holds it, nobody waits). */
 static inline bool __spin_trylock(spinlock_t *lock)
@@ -110,8 +121,8 @@ static inline bool __spin_trylock(spinlock_t *lock)
 
 	/* Free iff next == serving; take the ticket only then (acquire). */
 	return __atomic_compare_exchange_n(&lock->next.counter, &serving,
-					   serving + 1, false, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+					   ticket_after(serving), false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
 /* Wait in line: the next ticket, then until the lock serves it. */
@@ -154,12 +165,21 @@ static inline void spin_lock_tas(spinlock_t *lock)
 	spin_debug_after_lock(lock);
 }
 
+/*
+ * A free lock with nobody waiting is taken at once, either way (one
+ * compare-and-swap, as one ticket would take it): how to wait is looked
+ * up only when it is not.
+ */
 static inline void spin_lock(spinlock_t *lock)
 {
-	if (READ_ONCE(spin_wait_tas))
-		spin_lock_tas(lock);
-	else
-		spin_lock_ticket(lock);
+	spin_debug_before_lock(lock);
+	if (unlikely(!__spin_trylock(lock))) {
+		if (READ_ONCE(spin_wait_tas))
+			__spin_lock_tas(lock);
+		else
+			__spin_lock_ticket(lock);
+	}
+	spin_debug_after_lock(lock);
 }
 
 static inline bool spin_trylock(spinlock_t *lock)
@@ -175,8 +195,8 @@ static inline void spin_unlock(spinlock_t *lock)
 	spin_debug_unlock(lock);
 	/* Only the holder writes @serving: a plain read, a release store. */
 	atomic_set_release(&lock->serving,
-			   __atomic_load_n(&lock->serving.counter,
-					   __ATOMIC_RELAXED) + 1);
+			   ticket_after(__atomic_load_n(&lock->serving.counter,
+							__ATOMIC_RELAXED)));
 }
 
 #define spin_lock_irqsave(lock, flags)					\

@@ -22,6 +22,7 @@
  *     distinct one panics
  */
 #include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +130,33 @@ static bool spinlock_waits_both_ways(void)
 	       "spin_lock() by test-and-set: %lu after %d threads x %d",
 	       locked_count, THREADS, ITERATIONS);
 	EXPECT(!spin_is_locked(&count_lock), "the lock is still held");
+	return true;
+}
+
+/*
+ * Tickets wrap: a lock taken and released 2^32 times is as good as new.
+ * Started just below the top of int, each way of taking it crosses the
+ * wrap (UBSan, in the asan build, stops at a signed overflow).
+ */
+static bool tickets_wrap(void)
+{
+	spinlock_t lock = __SPIN_LOCK_UNLOCKED;
+
+	atomic_set(&lock.next, INT_MAX - 2);
+	atomic_set(&lock.serving, INT_MAX - 2);
+	for (int i = 0; i < 4; i++) {
+		spin_lock_ticket(&lock);
+		spin_unlock(&lock);
+		spin_lock_tas(&lock);
+		spin_unlock(&lock);
+		spin_lock(&lock);
+		EXPECT(!spin_trylock(&lock), "a held lock was taken again "
+		       "at ticket %d", atomic_read(&lock.serving));
+		spin_unlock(&lock);
+	}
+	EXPECT(!spin_is_locked(&lock) && atomic_read(&lock.next) == INT_MIN + 9,
+	       "next %d, serving %d after 12 turns from INT_MAX - 2",
+	       atomic_read(&lock.next), atomic_read(&lock.serving));
 	return true;
 }
 
@@ -748,6 +776,7 @@ static bool request_posted_hooks_run_in_order(void)
 static const struct host_test tests[] = {
 	HOST_TEST(spinlock_counts_exactly),
 	HOST_TEST(spinlock_waits_both_ways),
+	HOST_TEST(tickets_wrap),
 	HOST_TEST(atomics_count_exactly),
 	HOST_TEST(percpu_areas_are_distinct),
 	HOST_TEST(unnumbered_thread_reads_no_cpus_area),
