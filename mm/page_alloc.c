@@ -192,7 +192,7 @@ void zone_undefer_run(struct zone *zone, unsigned long k)
  * One zone's buddy lists, under its lock: orders above the cached ones,
  * and the cached ones when this CPU's refill found nothing.
  */
-static __attribute__((noinline)) struct page *
+static inline __attribute__((always_inline)) struct page *
 rmqueue_buddy(struct zone *zone, unsigned int order)
 {
 	struct page *page;
@@ -514,11 +514,13 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
  * of the same order (never a cached PCP one) in the same zone, up to
  * MAX_PAGE_ORDER. A buddy is always in the same chunk (a chunk holds
  * whole top-order blocks), so only a chunk of several zones needs the
- * buddy's zone looked up.
+ * buddy's zone looked up. @part is @page's part of the map, which a
+ * caller that has it passes on (__free_one_page() finds it).
  */
-void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
+static inline __attribute__((always_inline)) void
+free_one_page_in(struct zone *zone, const struct map_part *part,
+			     struct page *page, unsigned int order)
 {
-	const struct map_part *part = page_part(page);
 	struct page *map = part->map;
 	unsigned long idx = (unsigned long)(page - map);
 	phys_addr_t phys = PFN_PHYS(part_page_to_pfn(part, page));
@@ -546,6 +548,11 @@ void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
 	__free_area_add(zone, order, &map[idx], phys_to_virt(phys));
 }
 
+void __free_one_page(struct zone *zone, struct page *page, unsigned int order)
+{
+	free_one_page_in(zone, page_part(page), page, order);
+}
+
 /* A good free of a cached order: the list is full, or a request waits. */
 static __attribute__((noinline)) int
 free_block_pcp(struct zone *zone, struct page *page, unsigned int order)
@@ -554,12 +561,13 @@ free_block_pcp(struct zone *zone, struct page *page, unsigned int order)
 	return 0;
 }
 
-/* A good free of an order above the cached ones. */
+/* A good free of an order above the cached ones, @page one of @part's. */
 static __attribute__((noinline)) int
-free_block_zone(struct zone *zone, struct page *page, unsigned int order)
+free_block_zone(struct zone *zone, const struct map_part *part,
+		struct page *page, unsigned int order)
 {
 	zone_lock(zone);
-	__free_one_page(zone, page, order);
+	free_one_page_in(zone, part, page, order);
 	zone_unlock(zone);
 	return 0;
 }
@@ -575,16 +583,16 @@ free_block_zone(struct zone *zone, struct page *page, unsigned int order)
  * is a double free, refused).
  */
 static inline __attribute__((always_inline)) int
-free_block(struct page *page, unsigned int order)
+free_block(const struct map_part *part, struct page *page, unsigned int order)
 {
 	struct zone *zone;
 
 	if (unlikely(order > MAX_PAGE_ORDER ||
 		     pg_state(page) != (PG_ALLOC | order)))
-		return check_free(__page_to_pfn(page), page, order);
-	zone = map_zone(page);
+		return check_free(part_page_to_pfn(part, page), page, order);
+	zone = part_zone(part, page);
 	if (unlikely(order >= NR_PCP_ORDERS))
-		return free_block_zone(zone, page, order);
+		return free_block_zone(zone, part, page, order);
 	if (unlikely(!pcp_give(this_zone_pcp(zone), page, order)))
 		return free_block_pcp(zone, page, order);
 	return 0;
@@ -599,12 +607,6 @@ refuse_out_of_range(const struct page *page, unsigned int order)
 	return FREE_REFUSED_OUT_OF_RANGE;
 }
 
-/* Whether @page is one of the map's (NULL is not): one comparison a part. */
-static inline bool page_in_map(const struct page *page)
-{
-	return page_part(page) != NULL;
-}
-
 /*
  * What the inline __free_pages() and free_pages_checked() did not do
  * (<mm/page_alloc_fast.h>): every bad free, refused here, and the good
@@ -612,11 +614,14 @@ static inline bool page_in_map(const struct page *page)
  */
 int free_pages_slow(struct page *page, unsigned int order)
 {
+	/* NULL when @page is none of the map's: one comparison a part. */
+	const struct map_part *part = page_part(page);
+
 	if (order < NR_PCP_ORDERS)
 		pcp_home_enter(order);
-	if (unlikely(!page_in_map(page)))
+	if (unlikely(!part))
 		return refuse_out_of_range(page, order);
-	return free_block(page, order);
+	return free_block(part, page, order);
 }
 
 void free_pages(unsigned long addr, unsigned int order)
