@@ -70,9 +70,16 @@ def commands(mode):
     cross += [("buddy", ["threads", "threads=2", "cross=1", "control=1",
                          "order=0", reps, "iters=%d" % (p["pair_iters"] // 4),
                          "pin=apart"])]
+    # Each thread's own pairs, 1 and 2 threads at once, order 0 and 3:
+    # unpinned, so where the host runs the two threads, and what else it
+    # runs beside them, changes their time from one process to the next;
+    # spread and pooled as the cross frees are.
+    own = [(a, ["threads", "threads=%d" % n, "cross=0", "order=%d" % order,
+                reps, "iters=%d" % (p["pair_iters"] // 4)])
+           for order in (0, 3) for n in (1, 2) for a in ALLOCATORS]
     spread = mode != "smoke"  # the smoke test runs them once
     if spread:
-        cmds += cross
+        cmds += cross + own
     for heap in ("fresh", "used"):
         cmds += [(a, ["pair", "order=0", "heap=" + heap, reps,
                       "iters=%d" % p["pair_iters"], "blocks=%d" % p["blocks"]])
@@ -87,13 +94,7 @@ def commands(mode):
     # frees and the ring alone (above). The cross frees run on two CPUs
     # (pin=apart): unpinned, where the host put the two threads decided
     # most of their time, differently in each process.
-    for order in (0, 3):
-        for n in (1, 2):
-            cmds += [(a, ["threads", "threads=%d" % n, "cross=0",
-                          "order=%d" % order, reps,
-                          "iters=%d" % (p["pair_iters"] // 4)])
-                     for a in ALLOCATORS]
-    cmds += cross
+    cmds += own + cross
     cmds += [(a, ["zonelock", reps, "blocks=1024", "seed=20240607",
                   "iters=%d" % p["mixed_ops"]]) for a in BUDDIES]
     for pages in p["frag_pages"]:
@@ -129,7 +130,7 @@ def commands(mode):
     cmds += [(a, ["contig", "gib=%d" % p["contig_gib"], reps])
              for a in BUDDIES]
     if spread:
-        cmds += cross
+        cmds += cross + own
     return cmds + speed
 
 
