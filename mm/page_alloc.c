@@ -204,6 +204,13 @@ rmqueue_buddy(struct zone *zone, unsigned int order)
 {
 	struct page *page;
 
+	/*
+	 * Every caller refused larger orders already; inline, the compiler
+	 * cannot see it, and a build with MAX_PAGE_ORDER 0 would index
+	 * free_area[] past its end on a path that never runs.
+	 */
+	if (unlikely(order > MAX_PAGE_ORDER))
+		return NULL;
 	zone_lock(zone);
 	page = rmqueue_listed(zone, order);
 	if (page)
