@@ -1,11 +1,14 @@
 /*
  * acpi_fadt.c - what the FADT (signature "FACP", ACPI 6.5, 5.2.9) says
- * about starting CPUs on Arm: its ARM boot architecture flags.
+ * about starting CPUs on Arm: its ARM boot architecture flags; and, on
+ * any machine, whether a hypervisor says it made the tables.
  *
  *   header (36 bytes) ... 129 u16 ARM_BOOT_ARCH  131 u8 FADT minor version
+ *   ... 268 u64 Hypervisor Vendor Identity (ACPI 6.0 and later: 276 bytes)
  *   ARM_BOOT_ARCH: bit 0 PSCI compliant, bit 1 PSCI calls use HVC
  *   (else SMC). The field exists from ACPI 5.1 on (FADT revision 5,
- *   minor version 1): a shorter FADT has none.
+ *   minor version 1): a shorter FADT has none. The hypervisor's identity
+ *   is zero on bare metal; QEMU writes "QEMU".
  *
  * The conduit is the device tree's /psci "method" in ACPI's words: the
  * MADT's GICC entries say which CPUs there are, this says how to call
@@ -23,6 +26,8 @@
 #define FADT_ARM_BOOT_END	131u	/* the field's end: the least length */
 #define ARM_PSCI_COMPLIANT	(1u << 0)
 #define ARM_PSCI_USE_HVC	(1u << 1)
+#define FADT_HYPERVISOR_ID	268u
+#define FADT_HYPERVISOR_END	276u
 
 enum psci_conduit acpi_fadt_psci(struct acpi_tables *t)
 {
@@ -50,4 +55,18 @@ enum psci_conduit acpi_fadt_psci(struct acpi_tables *t)
 		return PSCI_CONDUIT_NONE;
 	}
 	return flags & ARM_PSCI_USE_HVC ? PSCI_CONDUIT_HVC : PSCI_CONDUIT_SMC;
+}
+
+const char *acpi_fadt_hypervisor(struct acpi_tables *t)
+{
+	const uint8_t *fadt;
+	uint32_t len;
+
+	if (acpi_find_table(t, "FACP", 0, &fadt, &len) ||
+	    len < FADT_HYPERVISOR_END)
+		return NULL;
+	for (unsigned int i = FADT_HYPERVISOR_ID; i < FADT_HYPERVISOR_END; i++)
+		if (fadt[i])
+			return "ACPI FADT: a hypervisor vendor identity";
+	return NULL;
 }

@@ -190,5 +190,6 @@ int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 	}
 	if (gicc)
 		out->psci = acpi_fadt_psci(t);
+	out->virtual_machine = acpi_fadt_hypervisor(t);
 	return 0;
 }

@@ -271,8 +271,9 @@ static void print_online(const struct boot_cpus *cpus)
 /*
  * What says the CPUs are virtual, a hypervisor's or an emulator's, which
  * the host may stop at any instruction: the CPU or the firmware
- * (arch_cpus_virtual()), a device tree of a virtual machine, or PSCI
- * over hvc (only a hypervisor at EL2 answers an hvc from the kernel).
+ * (arch_cpus_virtual()), a device tree or ACPI tables of a virtual
+ * machine (boot_cpus.virtual_machine), or PSCI over hvc (only a
+ * hypervisor at EL2 answers an hvc from the kernel).
  * NULL: nothing does, as on bare metal.
  */
 static const char *cpus_virtual(const struct boot_cpus *cpus)

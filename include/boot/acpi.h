@@ -119,7 +119,8 @@ int acpi_error(struct acpi_tables *t, int err, const char *fmt, ...)
  * (bit 1), started with INIT-SIPI-SIPI; GIC CPU interface (GICC, type 11)
  * entries, usable when enabled, by their MPIDR's affinity bits, started
  * with PSCI through the conduit of acpi_fadt_psci() (set in @out->psci
- * when the MADT lists a GICC). The boot CPU, by @boot_hwid (APIC id or
+ * when the MADT lists a GICC); @out->virtual_machine is
+ * acpi_fadt_hypervisor()'s. The boot CPU, by @boot_hwid (APIC id or
  * MPIDR affinity), goes to cpu[0] whatever
  * its flags; if it is not listed, cpu[0] still names it and
  * boot_cpu_found stays false. The rest: APIC ids not usable, the invalid
@@ -155,6 +156,14 @@ bool acpi_madt_gicc_hwid(const uint8_t *madt, uint32_t len, uint32_t uid,
  * FADT, a malformed one, one older than ACPI 5.1, or no PSCI.
  */
 enum psci_conduit acpi_fadt_psci(struct acpi_tables *t);
+
+/*
+ * acpi_fadt_hypervisor - a string constant when the FADT (ACPI 6.0 and
+ * later) has a nonzero Hypervisor Vendor Identity, the tables being a
+ * virtual machine's; NULL otherwise, a missing or short FADT included,
+ * without a word (acpi_madt_cpus() sets @out->virtual_machine by it).
+ */
+const char *acpi_fadt_hypervisor(struct acpi_tables *t);
 
 /*
  * acpi_boot_rsdp - kernel only (boot/acpi_phys.c): the RSDP the boot

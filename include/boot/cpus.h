@@ -59,8 +59,9 @@ struct boot_cpus {
 	 * What in the boot information says the CPUs are virtual (a
 	 * hypervisor's, which it may stop at any instruction), or NULL:
 	 * a device tree of a virtual machine (read_virtual_machine() in
-	 * boot/fdt_cpus.c). smp_init() chooses how CPUs wait for a
-	 * spinlock by it. A string constant.
+	 * boot/fdt_cpus.c), a FADT with a hypervisor's identity
+	 * (acpi_fadt_hypervisor()). smp_init() chooses how CPUs wait for
+	 * a spinlock by it. A string constant.
 	 */
 	const char *virtual_machine;
 	uint64_t timebase_hz;		/* riscv64: /cpus timebase-frequency */

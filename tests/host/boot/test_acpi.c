@@ -303,6 +303,9 @@ static bool qemu_virt_arm(void)
 		       cpus.boot_cpu_found && !cpus.nr_unusable &&
 		       cpus.psci == PSCI_CONDUIT_HVC, "%s: %d nr %u psci %d",
 		       fixtures[f].name, err, cpus.nr, cpus.psci);
+		/* QEMU's FADT (revision 6) names it: "QEMU". */
+		EXPECT(cpus.virtual_machine, "%s: not a virtual machine",
+		       fixtures[f].name);
 		for (unsigned int i = 1; i < cpus.nr; i++)
 			EXPECT(cpus.cpu[i].hwid == i &&
 			       cpus.cpu[i].method == CPU_ENABLE_PSCI,
@@ -455,6 +458,9 @@ static void gicc(uint32_t uid, uint64_t mpidr, uint32_t flags, uint8_t len)
  * RSDP 2 -> XSDT -> the MADT built, a FADT of @fadt_len bytes (0: none)
  * with ARM boot flags @arm_flags, and the SRAT built when @srat.
  */
+/* The FADT's Hypervisor Vendor Identity build_arm() writes, or NULL. */
+static const char *fadt_hypervisor_id;
+
 static void build_arm(uint32_t fadt_len, uint16_t arm_flags, bool srat)
 {
 	static uint8_t fadt[276 - 36];
@@ -469,6 +475,9 @@ static void build_arm(uint32_t fadt_len, uint16_t arm_flags, bool srat)
 			fadt[129 - 36] = arm_flags & 0xff;
 			fadt[130 - 36] = arm_flags >> 8;
 		}
+		if (fadt_hypervisor_id)
+			memcpy(&fadt[268 - 36], fadt_hypervisor_id,
+			       strnlen(fadt_hypervisor_id, 8));
 		offs[1] = table("FACP", 6, fadt, fadt_len - 36);
 	}
 	if (srat)
@@ -537,6 +546,47 @@ static bool madt_gicc_and_fadt_psci(void)
 	EXPECT(read_cpus(0) == 0 && cpus.psci == PSCI_CONDUIT_NONE &&
 	       cpus.cpu[1].method == CPU_ENABLE_INIT_SIPI, "conduit %d",
 	       cpus.psci);
+	return true;
+}
+
+/*
+ * A FADT of ACPI 6.0 or later with a Hypervisor Vendor Identity says the
+ * machine is virtual; none, zeros, or a FADT too short to hold the field
+ * say nothing. On x86's MADT too.
+ */
+static bool fadt_hypervisor_identity(void)
+{
+	static const struct {
+		const char *id;
+		uint32_t fadt_len;
+		bool lapics;
+		bool want;
+	} cases[] = {
+		{ NULL, 276, false, false },
+		{ "KVMKVMKV", 276, false, true },
+		{ "QEMU", 276, true, true },
+		{ "QEMU", 275, false, false },	/* the field cut short */
+		{ "QEMU", 0, false, false },	/* no FADT */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		madt_begin();
+		if (cases[i].lapics) {
+			lapic(0, 1);
+			lapic(1, 1);
+		} else {
+			gicc(0, 0, 1, 80);
+			gicc(1, 1, 1, 80);
+		}
+		fadt_hypervisor_id = cases[i].id;
+		build_arm(cases[i].fadt_len, 3, false);
+		fadt_hypervisor_id = NULL;
+		EXPECT(read_cpus(0) == 0 && cpus.nr == 2, "%s", t.error);
+		EXPECT(!cpus.virtual_machine == !cases[i].want,
+		       "identity \"%s\" in a FADT of %u bytes: %s",
+		       cases[i].id ? cases[i].id : "", cases[i].fadt_len,
+		       cpus.virtual_machine ? cpus.virtual_machine : "nothing");
+	}
 	return true;
 }
 
@@ -1517,6 +1567,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(madt_more_cpus_than_nr_cpus),
 	HOST_TEST(madt_refusals),
 	HOST_TEST(madt_gicc_and_fadt_psci),
+	HOST_TEST(fadt_hypervisor_identity),
 	HOST_TEST(madt_gic_v2),
 	HOST_TEST(madt_gic_v3_gicr_entries),
 	HOST_TEST(madt_gic_v3_gicc_frames),
