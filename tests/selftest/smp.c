@@ -27,7 +27,8 @@
  *
  * They run in this order (the torture cases in the next stages).
  * Each torture case runs on every CPU at once through on_each_cpu(), from
- * a common start, for at most TORTURE_NS or TORTURE_MAX_ITERATIONS (so
+ * a common start, for at most TORTURE_NS (TORTURE_MIXED_NS for the mixed
+ * lock case) or TORTURE_MAX_ITERATIONS (so
  * that 8 emulated CPUs on 2 host cores stay within seconds) and at least
  * torture_min_iterations() (an emulated CPU the host does not run until
  * the window has closed still takes its turns), and each
@@ -46,6 +47,13 @@
 #include <smp/spinlock.h>
 
 #define TORTURE_NS		(1000ULL * 1000 * 1000)
+/*
+ * The mixed lock case's window: it is there to show that tickets and
+ * test-and-set exclude each other, which a quarter of the window shows
+ * as well (each CPU still takes its minimum of turns), and every SMP
+ * line of the matrix runs it.
+ */
+#define TORTURE_MIXED_NS	(TORTURE_NS / 4)
 #define TORTURE_MAX_ITERATIONS	20000UL
 #define TORTURE_MIN_ITERATIONS	64UL
 #define TORTURE_MIN_FLOOR	8UL
@@ -179,7 +187,8 @@ static uint64_t torture_start(struct torture_arg *t)
 	uint64_t deadline;
 
 	if ((unsigned int)atomic_inc_return(&t->arrived) == num_online_cpus())
-		smp_store_release(&t->deadline, arch_clock_ns() + TORTURE_NS);
+		smp_store_release(&t->deadline, arch_clock_ns() +
+				  (t->mixed ? TORTURE_MIXED_NS : TORTURE_NS));
 	/* Acquire: pairs with the release above. */
 	while (!(deadline = smp_load_acquire(&t->deadline)))
 		arch_cpu_relax();
