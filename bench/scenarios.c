@@ -9,7 +9,8 @@
  *          then free them in the order they came (alloc and free timed
  *          apart);
  *   frag   the same sweep on a heap of which @pages order-0 pages were
- *          allocated and every other one (by address) freed again;
+ *          allocated and every other one (by address) freed again (also
+ *          order=n);
  *
  * The mixed workload is in mixed.c and the buddy's hand-off in handoff.c.
  * Every repetition is timed as a whole batch with CLOCK_MONOTONIC, after
@@ -129,12 +130,21 @@ static void pair_at(const struct bench_opts *o, unsigned int order, long base)
 	bench_check_restored(base, "pair", order);
 }
 
+/* The orders a scenario runs: order=n alone, or every one (order=-1). */
+static void order_range(const struct bench_opts *o, unsigned int *lo,
+			unsigned int *hi)
+{
+	*lo = o->order < 0 ? 0 : (unsigned int)o->order;
+	*hi = o->order < 0 ? bench_allocator.max_order : *lo;
+}
+
 int bench_pair(const struct bench_opts *o)
 {
-	unsigned int max = bench_allocator.max_order;
-	unsigned int lo = o->order < 0 ? 0 : o->order;
-	unsigned int hi = o->order < 0 ? max : lo;
-	long base = bench_fresh_heap((o->blocks + 2) << hi);
+	unsigned int lo, hi;
+	long base;
+
+	order_range(o, &lo, &hi);
+	base = bench_fresh_heap((o->blocks + 2) << hi);
 
 	for (unsigned int order = lo; order <= hi; order++)
 		pair_at(o, order, base);
@@ -143,12 +153,13 @@ int bench_pair(const struct bench_opts *o)
 
 int bench_sweep(const struct bench_opts *o)
 {
-	unsigned int max = bench_allocator.max_order;
 	unsigned long need = 0;
+	unsigned int lo, hi;
 	void **blk;
 	long base;
 
-	for (unsigned int order = 0; order <= max; order++) {
+	order_range(o, &lo, &hi);
+	for (unsigned int order = lo; order <= hi; order++) {
 		unsigned long n =
 			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
@@ -159,12 +170,10 @@ int bench_sweep(const struct bench_opts *o)
 	blk = calloc(o->blocks, sizeof(*blk));
 	if (!blk)
 		bench_die("sweep: no memory for %lu pointers", o->blocks);
-	for (unsigned int order = 0; order <= max; order++) {
+	for (unsigned int order = lo; order <= hi; order++) {
 		unsigned long n =
 			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
-		if (o->order >= 0 && order != (unsigned int)o->order)
-			continue;
 		batches("sweep", "clean", order, n, rounds_for(o->iters, n),
 			o->reps, blk);
 		bench_check_restored(base, "sweep", order);
@@ -175,14 +184,15 @@ int bench_sweep(const struct bench_opts *o)
 
 int bench_frag(const struct bench_opts *o)
 {
-	unsigned int max = bench_allocator.max_order;
 	unsigned long need = o->pages;
 	struct bench_held *h;
+	unsigned int lo, hi;
 	char variant[32];
 	void **blk;
 	long base;
 
-	for (unsigned int order = 0; order <= max; order++) {
+	order_range(o, &lo, &hi);
+	for (unsigned int order = lo; order <= hi; order++) {
 		unsigned long n =
 			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
@@ -197,12 +207,10 @@ int bench_frag(const struct bench_opts *o)
 	h = hold_every_other(o->pages, 0, "frag");
 	bench_emit("frag", variant, 0, "free_order0_blocks", 0,
 		   (double)bench_allocator.free_blocks(0));
-	for (unsigned int order = 0; order <= max; order++) {
+	for (unsigned int order = lo; order <= hi; order++) {
 		unsigned long n =
 			bench_batch_blocks(o->blocks, order, PAGE_BUDGET);
 
-		if (o->order >= 0 && order != (unsigned int)o->order)
-			continue;
 		batches("frag", variant, order, n, rounds_for(o->iters, n),
 			o->reps, blk);
 	}

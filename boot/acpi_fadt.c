@@ -21,6 +21,7 @@
 #include <boot/cpus.h>
 #include <lib/errno.h>
 #include <lib/printk.h>
+#include <lib/string.h>
 
 #define FADT_ARM_BOOT_ARCH	129u
 #define FADT_ARM_BOOT_END	131u	/* the field's end: the least length */
@@ -62,11 +63,11 @@ const char *acpi_fadt_hypervisor(struct acpi_tables *t)
 	const uint8_t *fadt;
 	uint32_t len;
 
+	static const uint8_t none[FADT_HYPERVISOR_END - FADT_HYPERVISOR_ID];
+
 	if (acpi_find_table(t, "FACP", 0, &fadt, &len) ||
-	    len < FADT_HYPERVISOR_END)
+	    len < FADT_HYPERVISOR_END ||
+	    !memcmp(&fadt[FADT_HYPERVISOR_ID], none, sizeof(none)))
 		return NULL;
-	for (unsigned int i = FADT_HYPERVISOR_ID; i < FADT_HYPERVISOR_END; i++)
-		if (fadt[i])
-			return "ACPI FADT: a hypervisor vendor identity";
-	return NULL;
+	return "ACPI FADT: a hypervisor vendor identity";
 }

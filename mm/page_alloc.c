@@ -533,7 +533,7 @@ check_free(unsigned long pfn, struct page *page, unsigned int order)
  */
 static inline __attribute__((always_inline)) void
 free_one_page_in(struct zone *zone, const struct map_part *part,
-			     struct page *page, unsigned int order)
+		 struct page *page, unsigned int order)
 {
 	struct page *map = part->map;
 	unsigned long idx = (unsigned long)(page - map);

@@ -104,28 +104,22 @@ static void patch32(const char *offset, uint64_t value)
  */
 const char *arch_cpus_virtual(void)
 {
-	static char why[sizeof("CPUID: hypervisor bit, signature \"\"") + 12];
-	static const char head[] = "CPUID: hypervisor bit, signature \"";
+	static char why[64];
 	struct cpuid_regs r;
-	uint32_t sig[3];
-	size_t n = sizeof(head) - 1;
+	char sig[13];
 
 	if (!(cpuid(1, 0).ecx & CPUID1_ECX_HYPERVISOR))
 		return NULL;
 	r = cpuid(CPUID_HYPERVISOR_LEAF, 0);
-	sig[0] = r.ebx;
-	sig[1] = r.ecx;
-	sig[2] = r.edx;
-	memcpy(why, head, n);
-	for (size_t i = 0; i < sizeof(sig); i++) {
-		char c = (char)(sig[i / 4] >> (8 * (i % 4)));
-
-		if (!c)
-			break;
-		why[n++] = c >= ' ' && c <= '~' ? c : '.';
-	}
-	why[n++] = '"';
-	why[n] = '\0';
+	memcpy(&sig[0], &r.ebx, 4);
+	memcpy(&sig[4], &r.ecx, 4);
+	memcpy(&sig[8], &r.edx, 4);
+	sig[12] = '\0';
+	for (char *c = sig; *c; c++)
+		if (*c < ' ' || *c > '~')
+			*c = '.';
+	ksnprintf(why, sizeof(why), "CPUID: hypervisor bit, signature \"%s\"",
+		  sig);
 	return why;
 }
 
