@@ -16,13 +16,14 @@
  *    it); switched on then if CPUID says the CPU has it.
  *  - Idle wake-ups (apic_init_cpu(), on every CPU): the APIC is
  *    software-enabled with spurious vector 0xff, LINT0 is masked (the
- *    8259's ExtINT: the 8259 is masked too), and the timer is one-shot
- *    on X86_VECTOR_TIMER, stopped. buddyboot runs with interrupts masked
- *    except across arch_cpu_idle()'s sti; hlt, where another CPU's IPI
- *    (X86_VECTOR_WAKE) or the timer a millisecond on ends the hlt. The
- *    timer's rate is measured once against arch_clock_ns(). The handler
- *    counts the IPIs (the in-service register says which vector it is
- *    ending) with smp_note_wakeup().
+ *    8259's ExtINT: the 8259 is masked too, from x86_start() on), and
+ *    the timer is one-shot on X86_VECTOR_TIMER, stopped. buddyboot runs
+ *    with interrupts masked except across arch_cpu_idle()'s sti; hlt,
+ *    where another CPU's IPI (X86_VECTOR_WAKE) or the timer a
+ *    millisecond on ends the hlt. The timer's rate is measured once
+ *    against arch_clock_ns(). The handler counts the IPIs (the
+ *    in-service register says which vector it is ending) with
+ *    smp_note_wakeup().
  */
 #include <arch/smp.h>
 #include <asm/processor-flags.h>
@@ -59,8 +60,6 @@
 #define X2APIC_MSR_ICR		0x830
 #define X2APIC_MSR(reg)		(0x800 + (reg) / 16)
 
-#define PIC1_DATA		0x21
-#define PIC2_DATA		0xa1
 /* The timer measured over this long, and set this far ahead in idle. */
 #define TIMER_CALIBRATE_NS	(1000ULL * 1000)
 
@@ -190,9 +189,7 @@ void apic_init_wakeup(void)
 {
 	uint32_t left;
 
-	/* The 8259's lines, unused: nothing of theirs ends a hlt. */
-	outb(0xff, PIC1_DATA);
-	outb(0xff, PIC2_DATA);
+	/* The 8259's lines are masked since x86_start(): none ends a hlt. */
 	apic_init_cpu();
 	/* Count down with the interrupt masked while the clock runs 1 ms. */
 	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED | X86_VECTOR_TIMER);

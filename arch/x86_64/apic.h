@@ -29,8 +29,8 @@ int apic_send_ipi(unsigned long dest, uint32_t icr_low);
 
 /*
  * apic_init_wakeup - on the boot CPU, after apic_init() and after the
- * clock's first reading (which measures its own rate): mask the 8259,
- * set this CPU's APIC up for idle wake-ups (apic_init_cpu()) and measure
+ * clock's first reading (which measures its own rate): set this CPU's
+ * APIC up for idle wake-ups (apic_init_cpu()) and measure
  * the timer against arch_clock_ns(); without a timer that counts, say so
  * (apic_timer_start() then fails and idle CPUs spin).
  */
