@@ -23,6 +23,11 @@
 #=                               it stay parked
 #= SLAB_DEBUG=1                  red zones and poison in the slab allocator
 #=                               (docs/allocator.md, section 8)
+#= SPINLOCK_WAIT=ticket|tas      how a CPU waits for a busy spinlock,
+#=                               whatever the machine looks like (default:
+#=                               chosen at boot, test-and-set on virtual
+#=                               CPUs, tickets on bare metal; see
+#=                               include/smp/spinlock.h)
 #= BOARD=name                    the machine booted: boards/<arch>/<name>.mk
 #=                               (default: the arch.mk's DEFAULT_BOARD;
 #=                               `make print-boards` lists a target's)
@@ -45,6 +50,7 @@ FAULT		?=
 BENCH		?=
 SELFTESTS	?= 1
 SLAB_DEBUG	?=
+SPINLOCK_WAIT	?=
 NR_CPUS		?= 64
 LOTTERY		?=
 FAULTS		:= fail hang exception early-poweroff secondary-exception
@@ -102,6 +108,10 @@ ifeq ($(SELFTESTS)-$(if $(FAULT)$(BENCH),variant),0-variant)
 $(error SELFTESTS=0 builds an image without tests; FAULT= and BENCH= are test images)
 endif
 
+ifneq ($(SPINLOCK_WAIT),$(filter $(SPINLOCK_WAIT),ticket tas))
+$(error SPINLOCK_WAIT=$(SPINLOCK_WAIT) is not a way to wait; write ticket or tas, or leave it out for the choice at boot)
+endif
+
 ifneq ($(FAULT),)
 ifeq ($(filter $(FAULT),$(FAULTS)),)
 $(error FAULT=$(FAULT) is not a fault kind; choose one of: $(FAULTS))
@@ -110,7 +120,7 @@ endif
 
 # The variables that change how every object compiles, as the name's
 # part: what the objects' tree (OBJ_DIR, below) is named by.
-FLAGS_NAME	:= $(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(EFI_DUMP),-efidump)
+FLAGS_NAME	:= $(if $(MAX_PAGE_ORDER),-order$(MAX_PAGE_ORDER))$(if $(filter-out 64,$(NR_CPUS)),-cpus$(NR_CPUS))$(if $(LOTTERY),-lottery)$(if $(BENCH),-bench)$(if $(SLAB_DEBUG),-slabdebug)$(if $(SPINLOCK_WAIT),-spin$(SPINLOCK_WAIT))$(if $(EFI_DUMP),-efidump)
 CONFIG_NAME	:= $(ARCH)-$(PAGE_SIZE)$(if $(filter-out $(DEFAULT_BOARD),$(BOARD)),-$(BOARD))$(if $(filter-out $(BOARD_EARLYCON),$(EARLYCON))$(if $(EARLYCON),,$(BOARD_EARLYCON)),-earlycon-$(earlycon_name))$(FLAGS_NAME)$(if $(FAULT),-fault-$(FAULT))$(if $(filter 0,$(SELFTESTS)),-product)
 BUILD_DIR	:= $(BUILD_ROOT)/$(CONFIG_NAME)
 # The objects. A FAULT image, and the product (SELFTESTS=0), differ from

@@ -69,7 +69,8 @@ KERNEL_CPPFLAGS	:= -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/
 		   -DCONFIG_PAGE_SHIFT=$(PAGE_SHIFT) \
 		   -DCONFIG_NR_CPUS=$(NR_CPUS) \
 		   $(if $(MAX_PAGE_ORDER),-DCONFIG_MAX_PAGE_ORDER=$(MAX_PAGE_ORDER)) \
-		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1)
+		   $(if $(SLAB_DEBUG),-DCONFIG_SLAB_DEBUG=1) \
+		   $(if $(SPINLOCK_WAIT),-DCONFIG_SPINLOCK_WAIT=SPINLOCK_WAIT_$(if $(filter tas,$(SPINLOCK_WAIT)),TAS,TICKET))
 KERNEL_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wundef \
 		   -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter \
 		   -ffreestanding -fno-builtin -fno-stack-protector -fno-pie \

@@ -1,6 +1,7 @@
 /*
- * spinlock.c - how CPUs wait for a spinlock (chosen once, at boot), and
- * the debug checks of spinlock_t (CONFIG_DEBUG_SPINLOCK).
+ * spinlock.c - how CPUs wait for a spinlock (chosen once, at boot, or by
+ * the build: SPINLOCK_WAIT=), and the debug checks of spinlock_t
+ * (CONFIG_DEBUG_SPINLOCK).
  *
  * The lock remembers its holder in ->holder (CPU + 1; 0, as in a zeroed
  * lock, is nobody): written by the holder only
@@ -22,15 +23,33 @@
 /* Tickets until spinlock_choose_wait(): the host's tests, and early boot. */
 bool spin_wait_tas;
 
-void spinlock_choose_wait(const char *virtual_why)
+void spinlock_choose_wait_as(int built, const char *virtual_why)
 {
-	WRITE_ONCE(spin_wait_tas, virtual_why != NULL);
-	if (virtual_why)
+	bool tas = built == SPINLOCK_WAIT_AUTO ? virtual_why != NULL
+					       : built == SPINLOCK_WAIT_TAS;
+
+	WRITE_ONCE(spin_wait_tas, tas);
+	if (built != SPINLOCK_WAIT_AUTO)
+		printk("spinlock: %s waiting, as built (SPINLOCK_WAIT=%s); "
+		       "%s%s%s\n", tas ? "test-and-set" : "ticket",
+		       tas ? "tas" : "ticket",
+		       virtual_why ? "the signs said virtual CPUs (" :
+				     "no sign of a hypervisor",
+		       virtual_why ? virtual_why : "", virtual_why ? ")" : "");
+	else if (tas)
 		printk("spinlock: test-and-set waiting, for virtual CPUs (%s)\n",
 		       virtual_why);
 	else
 		printk("spinlock: ticket waiting (first come, first served): "
 		       "no sign of a hypervisor\n");
+}
+
+void spinlock_choose_wait(const char *virtual_why)
+{
+	_Static_assert(CONFIG_SPINLOCK_WAIT >= SPINLOCK_WAIT_AUTO &&
+		       CONFIG_SPINLOCK_WAIT <= SPINLOCK_WAIT_TAS,
+		       "CONFIG_SPINLOCK_WAIT is one of SPINLOCK_WAIT_*");
+	spinlock_choose_wait_as(CONFIG_SPINLOCK_WAIT, virtual_why);
 }
 
 #if CONFIG_DEBUG_SPINLOCK

@@ -6,7 +6,8 @@
  * @serving the ticket that holds it; it is free when they are equal.
  * A free lock that nobody waits for is taken with one compare-and-swap.
  * How a CPU waits otherwise is chosen once at boot
- * (spinlock_choose_wait(), from smp_init(), before any other CPU runs):
+ * (spinlock_choose_wait(), from smp_init(), before any other CPU runs),
+ * by the signs of virtual CPUs, or by the build (SPINLOCK_WAIT=, below):
  *
  *   ticket        take the next ticket with one atomic add and wait until
  *                 the lock serves it: CPUs get the lock in the order they
@@ -93,11 +94,32 @@ static inline void spin_debug_unlock(spinlock_t *lock) { (void)lock; }
 extern bool spin_wait_tas;
 
 /*
+ * The build's say in the choice (make SPINLOCK_WAIT=ticket|tas, for a
+ * machine whose signs mislead: a board's firmware that looks like a
+ * hypervisor's, or virtual CPUs pinned one to a host core, where tickets
+ * are fair and cost nothing):
+ *   SPINLOCK_WAIT_AUTO    chosen at boot by the signs (the default)
+ *   SPINLOCK_WAIT_TICKET  tickets, whatever the signs
+ *   SPINLOCK_WAIT_TAS     test-and-set, whatever the signs
+ */
+#define SPINLOCK_WAIT_AUTO	0
+#define SPINLOCK_WAIT_TICKET	1
+#define SPINLOCK_WAIT_TAS	2
+#ifndef CONFIG_SPINLOCK_WAIT
+#define CONFIG_SPINLOCK_WAIT	SPINLOCK_WAIT_AUTO
+#endif
+
+/*
  * spinlock_choose_wait - test-and-set from now on when @virtual_why says
  * what makes the CPUs virtual (printed on the boot line), tickets when
- * it is NULL. smp_init() calls it once, before any other CPU runs.
+ * it is NULL; unless the build chose (CONFIG_SPINLOCK_WAIT), which the
+ * boot line then says, with the signs it overrides. smp_init() calls it
+ * once, before any other CPU runs.
  */
 void spinlock_choose_wait(const char *virtual_why);
+
+/* The same with the build's choice @built (SPINLOCK_WAIT_*): for tests. */
+void spinlock_choose_wait_as(int built, const char *virtual_why);
 
 /*
  * The ticket after @t. Tickets wrap (the atomic add wraps them too): the

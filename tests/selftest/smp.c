@@ -290,6 +290,22 @@ SELFTEST(smp_lock_torture_mixed, STAGE_BOOT + 1)
 	return lock_torture_case(true);
 }
 
+#if CONFIG_SPINLOCK_WAIT != SPINLOCK_WAIT_AUTO
+/*
+ * A build that chose how CPUs wait (SPINLOCK_WAIT=) waits that way. Only
+ * in such a build: elsewhere the signs choose (tests/host/smp/test_smp.c).
+ */
+SELFTEST(smp_lock_wait_as_built, STAGE_BOOT + 1)
+{
+	SELFTEST_EXPECT(READ_ONCE(spin_wait_tas) ==
+			(CONFIG_SPINLOCK_WAIT == SPINLOCK_WAIT_TAS),
+			"built with SPINLOCK_WAIT=%s, the CPUs wait by %s",
+			CONFIG_SPINLOCK_WAIT == SPINLOCK_WAIT_TAS ? "tas" : "ticket",
+			READ_ONCE(spin_wait_tas) ? "test-and-set" : "tickets");
+	return true;
+}
+#endif
+
 static atomic_t atomic_count;
 static atomic_long_t atomic_sum;
 static atomic_t atomic_cas;

@@ -135,6 +135,13 @@ static bool spinlock_waits_both_ways(void)
 		return false;
 	spinlock_choose_wait(NULL);
 	EXPECT(!spin_wait_tas, "the choice of tickets did not stick");
+	/* The build's choice wins over the signs, either way. */
+	spinlock_choose_wait_as(SPINLOCK_WAIT_TICKET, "a host test");
+	EXPECT(!spin_wait_tas, "SPINLOCK_WAIT=ticket lost to the signs");
+	spinlock_choose_wait_as(SPINLOCK_WAIT_TAS, NULL);
+	EXPECT(spin_wait_tas, "SPINLOCK_WAIT=tas lost to no sign");
+	spinlock_choose_wait_as(SPINLOCK_WAIT_AUTO, NULL);
+	EXPECT(!spin_wait_tas, "no build choice and no sign: not tickets");
 	return true;
 }
 
