@@ -141,8 +141,11 @@ static void __pcp_drain(struct zone *zone, struct per_cpu_pages *pcp,
 }
 
 /* Every cached order's batch holds a block at least: put() always moves. */
-_Static_assert(PCP_BATCH_BLOCKS(NR_PCP_ORDERS - 1) >= 1,
+_Static_assert((PCP_LIST_SLOTS >> (NR_PCP_ORDERS - 1)) >= 1,
 	       "a depot batch of the highest cached order holds no block");
+/* A batch fits its row of the slot table, and its count a byte. */
+_Static_assert(PCP_BATCH_MIN_BLOCKS <= PCP_LIST_SLOTS,
+	       "a depot batch larger than a row");
 
 /*
  * Under @zone's lock: the newest depot batch of @order, or -1. Only it
@@ -170,8 +173,8 @@ static unsigned int pcp_depot_free_row(const struct pcp_depot *d)
 /*
  * Under @zone's lock: move the blocks of @pcp's list of @order above
  * @keep to the depot, the hottest last: into the newest batch of that
- * order while it has room (a batch holds PCP_BATCH_BLOCKS(order) blocks,
- * 64 pages), then into new batches while the depot has room. So a list
+ * order while it has room (a batch holds pcp_depot_batch_blocks()),
+ * then into new batches while the depot has room. So a list
  * whose batch is a block or two still hands whole batches on. What does
  * not fit stays listed, for __pcp_drain().
  */
@@ -180,12 +183,13 @@ static void pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
 {
 	struct pcp_depot *d = &zone->pcp_depot;
 	unsigned long n = pcp->lists[order].nr;
+	unsigned int room = pcp_depot_batch_blocks(zone, order);
 	int k = pcp_depot_newest(d, order);
 
 	while (n > keep) {
 		unsigned int move, have;
 
-		if (k < 0 || d->blocks[k] == PCP_BATCH_BLOCKS(order)) {
+		if (k < 0 || d->blocks[k] == room) {
 			if (d->nr == PCP_DEPOT_BATCHES)
 				break;
 			k = d->nr;
@@ -195,8 +199,7 @@ static void pcp_depot_put(struct zone *zone, struct per_cpu_pages *pcp,
 			WRITE_ONCE(d->nr, (uint8_t)(d->nr + 1));
 		}
 		have = d->blocks[k];
-		move = (unsigned int)MIN(n - keep, (unsigned long)
-					 (PCP_BATCH_BLOCKS(order) - have));
+		move = (unsigned int)MIN(n - keep, (unsigned long)(room - have));
 		n -= move;
 		memcpy(&pcp_depot_batch(zone, (unsigned int)k)[have],
 		       &pcp->lists[order].slot[n],
@@ -388,18 +391,20 @@ static bool free_below(const struct zone *zone, unsigned int lo,
 }
 
 /*
- * Refill the empty list of @order with a batch, under one zone-lock
- * acquisition, and take one block of it. Smaller free blocks go first, as
- * in Linux (splitting a large block while small ones lie free fragments
- * memory): blocks of @order one by one while there are free blocks
- * smaller than a batch. Otherwise the batch is one aligned block of batch
- * pages split here, whose struct pages (one cache line of the map at
- * most) are this CPU's alone.
+ * Refill the empty list of @order with a hand-off's worth of blocks
+ * (pcp_handoff_blocks(), as the list has room), under one zone-lock
+ * acquisition, and take one block of it: from the depot's newest batch of
+ * that order when it has one, else from the buddy lists. There smaller
+ * free blocks go first, as in Linux (splitting a large block while small
+ * ones lie free fragments memory): blocks of @order one by one while
+ * there are free blocks smaller than the refill. Otherwise the refill is
+ * one aligned block split here, whose struct pages (whole cache lines of
+ * the map, 64 pages each) are this CPU's alone.
  */
 static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 			       unsigned int order)
 {
-	unsigned int want = MAX((unsigned int)pcp->batch >> order, 1U);
+	unsigned int want = pcp_handoff_blocks(pcp, order);
 	unsigned int big, n = 0, got = 0;
 	struct page *first, *page;
 
@@ -476,11 +481,11 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 			return;
 		}
 		/*
-		 * At least one block, a batch's worth when the list has it:
-		 * to the depot, for the next CPU that runs dry, and what the
-		 * depot has no room for to the buddy lists.
+		 * At least one block, a hand-off's worth when the list has
+		 * it: to the depot, for the next CPU that runs dry, and what
+		 * the depot has no room for to the buddy lists.
 		 */
-		keep = n - MIN(n, MAX((unsigned long)pcp->batch >> order, 1UL));
+		keep = n - MIN(n, (unsigned long)pcp_handoff_blocks(pcp, order));
 		pcp_depot_put(zone, pcp, order, keep);
 		__pcp_drain(zone, pcp, order, keep);
 		zone_unlock(zone);

@@ -81,6 +81,24 @@ static inline unsigned int pcp_list_max(const struct per_cpu_pages *pcp,
 }
 
 /*
+ * The blocks of @order a refill or a drain of @pcp's list moves: @batch
+ * pages' worth (Linux's batch), or @batch blocks up to
+ * PCP_BATCH_MIN_BLOCKS where that is more. A hand-off costs the zone lock
+ * and the cache lines it moves whatever its size, and 64 pages are 8
+ * blocks of order 3: counted in blocks, the higher orders cross the lock
+ * as seldom as order 0. A refill is still held to the list's room
+ * (pcp_refill()), and a list to pcp_list_max() blocks.
+ */
+static inline unsigned int pcp_handoff_blocks(const struct per_cpu_pages *pcp,
+					      unsigned int order)
+{
+	unsigned int batch = (unsigned int)pcp->batch;
+	unsigned int least = MIN(batch, PCP_BATCH_MIN_BLOCKS);
+
+	return MAX(MAX(batch >> order, least), 1U);
+}
+
+/*
  * Forget CPU @cpu's home set (its node changed), from any CPU: marks it
  * stale and closes its gates; the CPU gives it up at its next allocation
  * that leaves the fast path (pcp_home_enter()). A CPU not come up yet

@@ -83,16 +83,21 @@ struct pglist_data;
  */
 #define PCP_DEPOT_BATCHES	4
 /*
- * Blocks of @order a depot batch holds: 64 pages, so that the depot's
- * four batches cache at most 256 pages (1 MiB with 4 KiB pages).
+ * Blocks of @order a depot batch holds (pcp_depot_batch_blocks(), below):
+ * 64 pages' worth, or up to PCP_BATCH_MIN_BLOCKS blocks where the zone
+ * has 128 times the pages for it: a hand-off costs the zone lock and the
+ * cache lines it moves whatever its size, and 64 pages are only 8 blocks
+ * of order 3. So the depot's four batches cache at most 256 pages (1 MiB
+ * with 4 KiB pages) or, where that is more, 1/32 of the zone.
  */
-#define PCP_BATCH_BLOCKS(order)	((unsigned int)PCP_LIST_SLOTS >> (order))
+#define PCP_BATCH_MIN_BLOCKS	32U
+#define PCP_DEPOT_SHARE_SHIFT	7
 
 /*
  * The depot's bookkeeping, in the zone lock's cache line: a CPU that takes
  * the lock to put or take a batch finds here which batch to use without
  * another line. Batch k (0 the oldest, nr - 1 the newest) holds blocks[k]
- * blocks (1..PCP_BATCH_BLOCKS(order[k])) of order[k], in row row[k] of
+ * blocks (1..pcp_depot_batch_blocks(order[k])) of order[k], in row row[k] of
  * zone->pcp_depot_slot[] (a new batch takes a row no batch in use has);
  * taking a batch out moves these bytes, never the rows. Of each order
  * only the newest batch may have room (pcp_depot_put() fills it first).
@@ -150,6 +155,19 @@ _Static_assert(__builtin_offsetof(struct zone, pcp_depot) +
 	       "the depot's bookkeeping shares the zone lock's line");
 
 /* Batch @k of @zone's depot: its blocks. */
+/* The blocks of @order one of @zone's depot batches holds at most. */
+static inline unsigned int pcp_depot_batch_blocks(const struct zone *zone,
+						  unsigned int order)
+{
+	unsigned long share = (zone->managed_pages >> PCP_DEPOT_SHARE_SHIFT) >>
+			      order;
+	unsigned int blocks = (unsigned int)PCP_LIST_SLOTS >> order;
+
+	if (share > PCP_BATCH_MIN_BLOCKS)
+		share = PCP_BATCH_MIN_BLOCKS;
+	return share > blocks ? (unsigned int)share : blocks;
+}
+
 static inline struct page **pcp_depot_batch(struct zone *zone, unsigned int k)
 {
 	return zone->pcp_depot_slot[zone->pcp_depot.row[k]];

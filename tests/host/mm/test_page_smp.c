@@ -624,7 +624,7 @@ static bool depot_gathers_small_batches(void)
 	struct depot_worker many, one;
 	struct page *got = NULL, *top;
 	unsigned long overflow, blocks = 0;
-	unsigned int list;
+	unsigned int list, room;
 	struct pcp_depot *d;
 	struct zone *zone;
 	struct owners own;
@@ -638,11 +638,18 @@ static bool depot_gathers_small_batches(void)
 	owners_init(&own, PHYS_PFN(STD_BASE), PHYS_PFN(3 * SZ_1G + SZ_1M - STD_BASE));
 	smp_fail_reset();
 	drain_all_pages();
+	got = alloc_pages(0, order);
+	EXPECT(got, "a block of order %u", order);
+	zone = page_zone(got);
+	__free_pages(got, order);
+	got = NULL;
+	drain_all_pages();
+	room = pcp_depot_batch_blocks(zone, order);
 	list = (unsigned int)pcp_high() >> order;
-	EXPECT(pcp_batch() == 1 && list > 1 && list < PCP_BATCH_BLOCKS(order),
-	       "batch %d, high %d: %u blocks of order %u a list", pcp_batch(),
-	       pcp_high(), list, order);
-	overflow = 2UL * PCP_BATCH_BLOCKS(order);
+	EXPECT(pcp_batch() == 1 && list > 1 && list < room,
+	       "batch %d, high %d: %u blocks of order %u a list, %u a depot "
+	       "batch", pcp_batch(), pcp_high(), list, order, room);
+	overflow = 2UL * room;
 	many.n = list + overflow;
 	many.order = order;
 	many.pages = calloc(many.n, sizeof(*many.pages));
@@ -655,13 +662,12 @@ static bool depot_gathers_small_batches(void)
 		EXPECT(owners_release(&own, many.pages[i], order), "block %lu", i);
 		__free_pages(many.pages[i], order);
 	}
-	zone = page_zone(many.pages[0]);
+	EXPECT(page_zone(many.pages[0]) == zone, "blocks of two zones");
 	d = &zone->pcp_depot;
 	for (unsigned int i = 0; i < d->nr; i++)
 		blocks += d->blocks[i];
 	EXPECT(d->nr == 2 && d->order[0] == order &&
-	       d->blocks[0] == PCP_BATCH_BLOCKS(order) &&
-	       d->blocks[1] == PCP_BATCH_BLOCKS(order),
+	       d->blocks[0] == room && d->blocks[1] == room,
 	       "%lu blocks of order %u in %u depot batches (the first of %u) "
 	       "after %lu frees onto a list of %u; %lu expected in 2, both "
 	       "full", blocks, order, d->nr, d->blocks[0],
@@ -674,8 +680,7 @@ static bool depot_gathers_small_batches(void)
 	one.pages = &got;
 	EXPECT(!pthread_create(&t, NULL, depot_take_one, &one), "thread");
 	smp_join(t);
-	EXPECT(got == top && d->nr == 2 &&
-	       d->blocks[1] == PCP_BATCH_BLOCKS(order) - 1,
+	EXPECT(got == top && d->nr == 2 && d->blocks[1] == room - 1,
 	       "the refill took %p (the newest batch's top: %p), leaving %u "
 	       "batches, the newest of %u", (void *)got, (void *)top, d->nr,
 	       d->blocks[1]);
@@ -699,13 +704,9 @@ static bool depot_gathers_small_batches(void)
  */
 #define ROOMY_BYTES	(512UL << 20)
 
-static bool lists_hold_high_pages_up_to_slots(void)
+/* The roomy machine, handed off, its lists empty. */
+static bool roomy_machine(void)
 {
-	const unsigned int top = NR_PCP_ORDERS - 1;
-	const unsigned int orders[] = { 0, top };
-	struct page *pages[PCP_LIST_SLOTS + 1];
-	struct per_cpu_pages *pcp;
-
 	machine_map(4 * SZ_1G);
 	EXPECT(memblock_add(STD_BASE, ROOMY_BYTES) == 0, "bank");
 	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
@@ -713,6 +714,28 @@ static bool lists_hold_high_pages_up_to_slots(void)
 	managed = nr_free_pages();
 	smp_fail_reset();
 	drain_all_pages();
+	return true;
+}
+
+/* Every page back in the buddy lists once the lists are drained. */
+static bool roomy_all_back(void)
+{
+	drain_all_pages();
+	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
+	       nr_free_pages(), managed);
+	EXPECT_SOUND();
+	return !smp_failed();
+}
+
+static bool lists_hold_high_pages_up_to_slots(void)
+{
+	const unsigned int top = NR_PCP_ORDERS - 1;
+	const unsigned int orders[] = { 0, top };
+	struct page *pages[PCP_LIST_SLOTS + 1];
+	struct per_cpu_pages *pcp;
+
+	if (!roomy_machine())
+		return false;
 	EXPECT(pcp_high() == PCP_HIGH_MAX, "high %d, %d expected on %lu pages",
 	       pcp_high(), PCP_HIGH_MAX, managed);
 	for (unsigned int k = 0; k < 2; k++) {
@@ -733,19 +756,59 @@ static bool lists_hold_high_pages_up_to_slots(void)
 		       "order %u: %lu blocks listed after %u frees", o,
 		       pcp->lists[o].nr, PCP_LIST_SLOTS);
 		EXPECT_SOUND();
-		/* One more: a batch (batch pages' worth) leaves first. */
+		/* One more: a hand-off's worth leaves first. */
 		__free_pages(pages[PCP_LIST_SLOTS], o);
 		EXPECT(pcp->lists[o].nr == PCP_LIST_SLOTS + 1 -
-		       MAX((unsigned long)pcp_batch() >> o, 1UL),
+		       pcp_handoff_blocks(pcp, o),
 		       "order %u: %lu blocks listed past a full list, batch %d",
 		       o, pcp->lists[o].nr, pcp_batch());
 		EXPECT_SOUND();
 	}
-	drain_all_pages();
-	EXPECT(nr_free_pages() == managed, "%lu free pages, %lu handed off",
-	       nr_free_pages(), managed);
+	return roomy_all_back();
+}
+
+/*
+ * A hand-off between a list and the zone counts blocks: on the roomy
+ * machine (batch 64 pages), PCP_BATCH_MIN_BLOCKS blocks of order 3 at a
+ * time, not 8, and a depot batch holds as many. So 256 blocks of order 3
+ * allocated in a row, then freed, take the zone lock about 256 / 32
+ * times each way, where 64 pages a hand-off took it 32 times.
+ */
+static bool handoffs_count_blocks(void)
+{
+	enum { N = 256 };
+	const unsigned int order = 3;
+	struct page *pages[N];
+	unsigned long locks, most = N / PCP_BATCH_MIN_BLOCKS + 1;
+	struct per_cpu_pages *pcp;
+	struct zone *zone;
+
+	if (!roomy_machine())
+		return false;
+	locks = zone_lock_acquisitions();
+	for (unsigned int i = 0; i < N; i++) {
+		pages[i] = alloc_pages(0, order);
+		EXPECT(pages[i], "block %u of order %u", i, order);
+	}
+	locks = zone_lock_acquisitions() - locks;
+	zone = page_zone(pages[0]);
+	pcp = this_zone_pcp(zone);
+	EXPECT(pcp_batch() >= (int)PCP_BATCH_MIN_BLOCKS &&
+	       pcp_handoff_blocks(pcp, order) == PCP_BATCH_MIN_BLOCKS &&
+	       pcp_depot_batch_blocks(zone, order) == PCP_BATCH_MIN_BLOCKS,
+	       "batch %d: hand-offs of %u blocks of order %u, depot batches "
+	       "of %u, %u expected", pcp_batch(), pcp_handoff_blocks(pcp, order),
+	       order, pcp_depot_batch_blocks(zone, order), PCP_BATCH_MIN_BLOCKS);
+	EXPECT(locks <= most, "%u allocations of order %u took the zone lock "
+	       "%lu times, %lu at most", N, order, locks, most);
 	EXPECT_SOUND();
-	return !smp_failed();
+	locks = zone_lock_acquisitions();
+	for (unsigned int i = 0; i < N; i++)
+		__free_pages(pages[i], order);
+	locks = zone_lock_acquisitions() - locks;
+	EXPECT(locks <= most, "%u frees of order %u took the zone lock %lu "
+	       "times, %lu at most", N, order, locks, most);
+	return roomy_all_back();
 }
 
 /*
@@ -859,6 +922,7 @@ int main(void)
 		HOST_TEST(depot_hands_batches_on),
 		HOST_TEST(depot_gathers_small_batches),
 		HOST_TEST(lists_hold_high_pages_up_to_slots),
+		HOST_TEST(handoffs_count_blocks),
 		HOST_TEST(busy_cpu_keeps_its_pages),
 		HOST_TEST(exhaust_one_1_holder),
 		HOST_TEST(exhaust_one_3_holders),
