@@ -306,7 +306,7 @@ static void check_list(struct census *c, const struct zone *zone,
 /*
  * The zone's depot: a sane number of batches, each of a cached order,
  * in a row of the slot table of its own, holding
- * 1..pcp_depot_batch_blocks(order) cached blocks of that order in the zone,
+ * 1..pcp_depot_batch_blocks() cached blocks of that order in the zone,
  * which count in @listed with the lists'.
  */
 static void check_pcp_depot(struct census *c, struct zone *zone,

@@ -97,10 +97,11 @@ struct pglist_data;
  * The depot's bookkeeping, in the zone lock's cache line: a CPU that takes
  * the lock to put or take a batch finds here which batch to use without
  * another line. Batch k (0 the oldest, nr - 1 the newest) holds blocks[k]
- * blocks (1..pcp_depot_batch_blocks(order[k])) of order[k], in row row[k] of
- * zone->pcp_depot_slot[] (a new batch takes a row no batch in use has);
- * taking a batch out moves these bytes, never the rows. Of each order
- * only the newest batch may have room (pcp_depot_put() fills it first).
+ * blocks (1..pcp_depot_batch_blocks(zone, order[k])) of order[k], in row
+ * row[k] of zone->pcp_depot_slot[] (a new batch takes a row no batch in
+ * use has); taking a batch out moves these bytes, never the rows. Of
+ * each order only the newest batch may have room (pcp_depot_put() fills
+ * it first).
  */
 struct pcp_depot {
 	uint8_t nr;				/* batches in use */
@@ -154,7 +155,6 @@ _Static_assert(__builtin_offsetof(struct zone, pcp_depot) +
 	       __builtin_offsetof(struct zone, lock) + 64,
 	       "the depot's bookkeeping shares the zone lock's line");
 
-/* Batch @k of @zone's depot: its blocks. */
 /* The blocks of @order one of @zone's depot batches holds at most. */
 static inline unsigned int pcp_depot_batch_blocks(const struct zone *zone,
 						  unsigned int order)
@@ -168,6 +168,7 @@ static inline unsigned int pcp_depot_batch_blocks(const struct zone *zone,
 	return share > blocks ? (unsigned int)share : blocks;
 }
 
+/* Batch @k of @zone's depot: its blocks. */
 static inline struct page **pcp_depot_batch(struct zone *zone, unsigned int k)
 {
 	return zone->pcp_depot_slot[zone->pcp_depot.row[k]];
