@@ -5,9 +5,10 @@
  *
  * Linux's struct per_cpu_pages, with Linux's meanings for @high and
  * @batch: an allocation that finds its list empty takes @batch pages'
- * worth of blocks from the buddy lists, and a free to a list that holds
- * @high pages first gives @batch pages' worth back, each under one
- * zone-lock acquisition. A list is an array of struct page pointers used
+ * worth of blocks from the buddy lists (at the higher orders, @batch
+ * blocks up to 32 where that is more: pcp_handoff_blocks()), and a free
+ * to a list that holds @high pages first gives as many back, each under
+ * one zone-lock acquisition. A list is an array of struct page pointers used
  * as a stack (the hottest block on top), so taking or giving a block
  * writes the array and its block's state byte, never the block.
  *
