@@ -30,19 +30,11 @@
 #define FADT_HYPERVISOR_ID	268u
 #define FADT_HYPERVISOR_END	276u
 
-enum psci_conduit acpi_fadt_psci(struct acpi_tables *t)
+/* The conduit the ARM boot flags of the FADT @fadt (@len bytes) name. */
+static enum psci_conduit fadt_psci(const uint8_t *fadt, uint32_t len)
 {
-	const uint8_t *fadt;
 	unsigned int flags;
-	uint32_t len;
-	int err;
 
-	err = acpi_find_table(t, "FACP", 0, &fadt, &len);
-	if (err) {
-		printk("acpi: %s: no PSCI conduit for the MADT's GICC CPUs\n",
-		       err == -ENOENT ? "no FADT" : t->error);
-		return PSCI_CONDUIT_NONE;
-	}
 	if (len < FADT_ARM_BOOT_END) {
 		printk("acpi: FADT of %u bytes has no ARM boot flags (ACPI 5.1 "
 		       "and later, %u bytes): no PSCI conduit\n", len,
@@ -58,16 +50,28 @@ enum psci_conduit acpi_fadt_psci(struct acpi_tables *t)
 	return flags & ARM_PSCI_USE_HVC ? PSCI_CONDUIT_HVC : PSCI_CONDUIT_SMC;
 }
 
-const char *acpi_fadt_hypervisor(struct acpi_tables *t)
+/* Whether the FADT @fadt (@len bytes) names a hypervisor's vendor. */
+static const char *fadt_hypervisor(const uint8_t *fadt, uint32_t len)
 {
-	const uint8_t *fadt;
-	uint32_t len;
-
 	static const uint8_t none[FADT_HYPERVISOR_END - FADT_HYPERVISOR_ID];
 
-	if (acpi_find_table(t, "FACP", 0, &fadt, &len) ||
-	    len < FADT_HYPERVISOR_END ||
+	if (len < FADT_HYPERVISOR_END ||
 	    !memcmp(&fadt[FADT_HYPERVISOR_ID], none, sizeof(none)))
 		return NULL;
 	return "ACPI FADT: a hypervisor vendor identity";
+}
+
+void acpi_fadt_cpus(struct acpi_tables *t, bool gicc, struct boot_cpus *out)
+{
+	const uint8_t *fadt;
+	uint32_t len;
+	int err;
+
+	err = acpi_find_table(t, "FACP", 0, &fadt, &len);
+	if (err && gicc)
+		printk("acpi: %s: no PSCI conduit for the MADT's GICC CPUs\n",
+		       err == -ENOENT ? "no FADT" : t->error);
+	if (gicc)
+		out->psci = err ? PSCI_CONDUIT_NONE : fadt_psci(fadt, len);
+	out->virtual_machine = err ? NULL : fadt_hypervisor(fadt, len);
 }

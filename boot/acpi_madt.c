@@ -18,7 +18,7 @@
  *
  * A local APIC is started with INIT-SIPI-SIPI (x86_64), a GICC with PSCI
  * CPU_ON (aarch64) by its MPIDR's affinity bits, through the conduit the
- * FADT's ARM boot flags name (acpi_fadt_psci()). No firmware lists both.
+ * FADT's ARM boot flags name (acpi_fadt_cpus()). No firmware lists both.
  *
  * Policy: the whole entry list is walked and checked before anything is
  * written to the caller's list, so a malformed MADT changes nothing. An
@@ -188,8 +188,6 @@ int acpi_madt_cpus(struct acpi_tables *t, unsigned long boot_hwid,
 			.node = -1,
 		};
 	}
-	if (gicc)
-		out->psci = acpi_fadt_psci(t);
-	out->virtual_machine = acpi_fadt_hypervisor(t);
+	acpi_fadt_cpus(t, gicc, out);
 	return 0;
 }

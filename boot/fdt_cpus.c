@@ -125,13 +125,14 @@ static enum psci_conduit read_psci(const struct fdt *fdt)
  * emulated or a hypervisor's, either way, is run by a host that may stop
  * any of them at any instruction. NULL when the tree says nothing.
  */
+/* A root compatible, and the reason the boot line gives for it. */
+#define VIRT_COMPATIBLE(c) { c, "device tree: root compatible \"" c "\"" }
+
 static const char *read_virtual_machine(const struct fdt *fdt)
 {
 	static const char *const virt_compatible[][2] = {
-		{ "linux,dummy-virt",
-		  "device tree: root compatible \"linux,dummy-virt\"" },
-		{ "riscv-virtio",
-		  "device tree: root compatible \"riscv-virtio\"" },
+		VIRT_COMPATIBLE("linux,dummy-virt"),
+		VIRT_COMPATIBLE("riscv-virtio"),
 	};
 
 	if (find_child(fdt, fdt->root, "hypervisor") >= 0)

@@ -404,7 +404,7 @@ static bool free_below(const struct zone *zone, unsigned int lo,
 static struct page *pcp_refill(struct zone *zone, struct per_cpu_pages *pcp,
 			       unsigned int order)
 {
-	unsigned int want = pcp_handoff_blocks(pcp, order);
+	unsigned int want = pcp_handoff_blocks(zone, pcp, order);
 	unsigned int big, n = 0, got = 0;
 	struct page *first, *page;
 
@@ -465,7 +465,7 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct per_cpu_pages *pcp = this_zone_pcp(zone);
 	unsigned long n;
-	unsigned int keep;
+	unsigned int keep, move;
 
 	if (smp_request_pending())
 		smp_request_poll();
@@ -485,7 +485,8 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 		 * it: to the depot, for the next CPU that runs dry, and what
 		 * the depot has no room for to the buddy lists.
 		 */
-		keep = n - MIN(n, (unsigned long)pcp_handoff_blocks(pcp, order));
+		move = pcp_handoff_blocks(zone, pcp, order);
+		keep = n - MIN(n, (unsigned long)move);
 		pcp_depot_put(zone, pcp, order, keep);
 		__pcp_drain(zone, pcp, order, keep);
 		zone_unlock(zone);

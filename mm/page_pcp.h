@@ -5,8 +5,8 @@
  *
  * Linux's struct per_cpu_pages, with Linux's meanings for @high and
  * @batch: an allocation that finds its list empty takes @batch pages'
- * worth of blocks from the buddy lists (at the higher orders, @batch
- * blocks up to 32 where that is more: pcp_handoff_blocks()), and a free
+ * worth of blocks from the buddy lists (at the higher orders, a depot
+ * batch where that is more: pcp_handoff_blocks()), and a free
  * to a list that holds @high pages first gives as many back, each under
  * one zone-lock acquisition. A list is an array of struct page pointers used
  * as a stack (the hottest block on top), so taking or giving a block
@@ -82,21 +82,24 @@ static inline unsigned int pcp_list_max(const struct per_cpu_pages *pcp,
 }
 
 /*
- * The blocks of @order a refill or a drain of @pcp's list moves: @batch
- * pages' worth (Linux's batch), or @batch blocks up to
- * PCP_BATCH_MIN_BLOCKS where that is more. A hand-off costs the zone lock
- * and the cache lines it moves whatever its size, and 64 pages are 8
- * blocks of order 3: counted in blocks, the higher orders cross the lock
- * as seldom as order 0. A refill is still held to the list's room
- * (pcp_refill()), and a list to pcp_list_max() blocks.
+ * The blocks of @order a refill or a drain of @pcp's list (a set of
+ * @zone) moves: @batch pages' worth (Linux's batch), or, where that is
+ * more, a depot batch of @zone (pcp_depot_batch_blocks(): up to
+ * PCP_BATCH_MIN_BLOCKS where the zone is large enough), at most @batch
+ * blocks. A hand-off costs the zone lock and the cache lines it moves
+ * whatever its size, and 64 pages are 8 blocks of order 3: so a drain
+ * fills a depot batch and a refill takes one, at every order. A refill
+ * is still held to the list's room (pcp_refill()), and a list to
+ * pcp_list_max() blocks.
  */
-static inline unsigned int pcp_handoff_blocks(const struct per_cpu_pages *pcp,
+static inline unsigned int pcp_handoff_blocks(const struct zone *zone,
+					      const struct per_cpu_pages *pcp,
 					      unsigned int order)
 {
 	unsigned int batch = (unsigned int)pcp->batch;
-	unsigned int least = MIN(batch, PCP_BATCH_MIN_BLOCKS);
+	unsigned int depot = MIN(batch, pcp_depot_batch_blocks(zone, order));
 
-	return MAX(MAX(batch >> order, least), 1U);
+	return MAX(MAX(batch >> order, depot), 1U);
 }
 
 /*

@@ -69,7 +69,7 @@ unsigned long x86_apic_id(void)
  * CPU, such an interrupt stays pending, and QEMU's TCG looks at it again
  * and again between translated blocks: a 1-CPU boot of the matrix line
  * x86_64-4K-6G spent 65.6 s in integrity_verify_free with the lines
- * open, 18.5 s masked. An SMP boot masked them too, but only when it
+ * open, 4.5 s masked. An SMP boot masked them too, but only when it
  * started other CPUs (apic_init_wakeup() did).
  */
 static void mask_8259(void)

@@ -118,9 +118,8 @@ int acpi_error(struct acpi_tables *t, int err, const char *fmt, ...)
  * when enabled (flags bit 0) or, from MADT revision 5 on, online-capable
  * (bit 1), started with INIT-SIPI-SIPI; GIC CPU interface (GICC, type 11)
  * entries, usable when enabled, by their MPIDR's affinity bits, started
- * with PSCI through the conduit of acpi_fadt_psci() (set in @out->psci
- * when the MADT lists a GICC); @out->virtual_machine is
- * acpi_fadt_hypervisor()'s. The boot CPU, by @boot_hwid (APIC id or
+ * with PSCI through the conduit the FADT names (acpi_fadt_cpus(), which
+ * also sets @out->virtual_machine). The boot CPU, by @boot_hwid (APIC id or
  * MPIDR affinity), goes to cpu[0] whatever
  * its flags; if it is not listed, cpu[0] still names it and
  * boot_cpu_found stays false. The rest: APIC ids not usable, the invalid
@@ -151,19 +150,16 @@ bool acpi_madt_gicc_hwid(const uint8_t *madt, uint32_t len, uint32_t uid,
 			 unsigned long *hwid);
 
 /*
- * acpi_fadt_psci - the PSCI conduit the FADT's ARM boot flags name: HVC
- * or SMC when PSCI compliant; PSCI_CONDUIT_NONE, said in one line, for no
- * FADT, a malformed one, one older than ACPI 5.1, or no PSCI.
+ * acpi_fadt_cpus - what the FADT of @t, read once, says of the CPUs, into
+ * @out: with @gicc (the MADT lists GICCs), @out->psci, the PSCI conduit
+ * its ARM boot flags name (HVC or SMC when PSCI compliant;
+ * PSCI_CONDUIT_NONE, said in one line, for no FADT, a malformed one, one
+ * older than ACPI 5.1, or no PSCI); and @out->virtual_machine, a string
+ * constant when the FADT (ACPI 6.0 and later) has a nonzero Hypervisor
+ * Vendor Identity, the tables being a virtual machine's, else NULL
+ * without a word.
  */
-enum psci_conduit acpi_fadt_psci(struct acpi_tables *t);
-
-/*
- * acpi_fadt_hypervisor - a string constant when the FADT (ACPI 6.0 and
- * later) has a nonzero Hypervisor Vendor Identity, the tables being a
- * virtual machine's; NULL otherwise, a missing or short FADT included,
- * without a word (acpi_madt_cpus() sets @out->virtual_machine by it).
- */
-const char *acpi_fadt_hypervisor(struct acpi_tables *t);
+void acpi_fadt_cpus(struct acpi_tables *t, bool gicc, struct boot_cpus *out);
 
 /*
  * acpi_boot_rsdp - kernel only (boot/acpi_phys.c): the RSDP the boot

@@ -60,7 +60,7 @@ struct boot_cpus {
 	 * hypervisor's, which it may stop at any instruction), or NULL:
 	 * a device tree of a virtual machine (read_virtual_machine() in
 	 * boot/fdt_cpus.c), a FADT with a hypervisor's identity
-	 * (acpi_fadt_hypervisor()). smp_init() chooses how CPUs wait for
+	 * (acpi_fadt_cpus()). smp_init() chooses how CPUs wait for
 	 * a spinlock by it. A string constant.
 	 */
 	const char *virtual_machine;

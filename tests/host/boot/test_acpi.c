@@ -454,13 +454,13 @@ static void gicc(uint32_t uid, uint64_t mpidr, uint32_t flags, uint8_t len)
 	put64(e + 68, mpidr);
 }
 
+/* The FADT's Hypervisor Vendor Identity build_arm() writes, or NULL. */
+static const char *fadt_hypervisor_id;
+
 /*
  * RSDP 2 -> XSDT -> the MADT built, a FADT of @fadt_len bytes (0: none)
  * with ARM boot flags @arm_flags, and the SRAT built when @srat.
  */
-/* The FADT's Hypervisor Vendor Identity build_arm() writes, or NULL. */
-static const char *fadt_hypervisor_id;
-
 static void build_arm(uint32_t fadt_len, uint16_t arm_flags, bool srat)
 {
 	static uint8_t fadt[276 - 36];

@@ -759,7 +759,7 @@ static bool lists_hold_high_pages_up_to_slots(void)
 		/* One more: a hand-off's worth leaves first. */
 		__free_pages(pages[PCP_LIST_SLOTS], o);
 		EXPECT(pcp->lists[o].nr == PCP_LIST_SLOTS + 1 -
-		       pcp_handoff_blocks(pcp, o),
+		       pcp_handoff_blocks(page_zone(pages[0]), pcp, o),
 		       "order %u: %lu blocks listed past a full list, batch %d",
 		       o, pcp->lists[o].nr, pcp_batch());
 		EXPECT_SOUND();
@@ -794,10 +794,11 @@ static bool handoffs_count_blocks(void)
 	zone = page_zone(pages[0]);
 	pcp = this_zone_pcp(zone);
 	EXPECT(pcp_batch() >= (int)PCP_BATCH_MIN_BLOCKS &&
-	       pcp_handoff_blocks(pcp, order) == PCP_BATCH_MIN_BLOCKS &&
+	       pcp_handoff_blocks(zone, pcp, order) == PCP_BATCH_MIN_BLOCKS &&
 	       pcp_depot_batch_blocks(zone, order) == PCP_BATCH_MIN_BLOCKS,
 	       "batch %d: hand-offs of %u blocks of order %u, depot batches "
-	       "of %u, %u expected", pcp_batch(), pcp_handoff_blocks(pcp, order),
+	       "of %u, %u expected", pcp_batch(),
+	       pcp_handoff_blocks(zone, pcp, order),
 	       order, pcp_depot_batch_blocks(zone, order), PCP_BATCH_MIN_BLOCKS);
 	EXPECT(locks <= most, "%u allocations of order %u took the zone lock "
 	       "%lu times, %lu at most", N, order, locks, most);
