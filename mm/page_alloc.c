@@ -15,7 +15,7 @@
  * ZONE_DMA32, then the other nodes' by distance; GFP_DMA32 skips every
  * ZONE_NORMAL, __GFP_THISNODE stops at the first other node. A free finds
  * its zone from the page's chunk (page_state.h). Orders up to
- * PAGE_ALLOC_COSTLY_ORDER are first served from this CPU's lists of cached
+ * PCP_MAX_ORDER are first served from this CPU's lists of cached
  * blocks for the zone (page_pcp.h), which are this CPU's alone: the common
  * allocation pops a block with plain loads and stores, the common free
  * passes one test and pushes it; neither takes a lock or an atomic. For
@@ -230,13 +230,16 @@ rmqueue_pcp(struct zone *zone, unsigned int order)
 	return pcp_alloc(zone, order);
 }
 
-/* A block of @order from @zone: this CPU's cached blocks first. */
+/*
+ * A block of @order from @zone: this CPU's cached blocks first, unless
+ * @gfp says __GFP_BUDDY_ONLY.
+ */
 static inline __attribute__((always_inline)) struct page *
-rmqueue(struct zone *zone, unsigned int order)
+rmqueue(struct zone *zone, unsigned int order, gfp_t gfp)
 {
 	struct page *page;
 
-	if (unlikely(order >= NR_PCP_ORDERS))
+	if (unlikely(order >= NR_PCP_ORDERS || (gfp & __GFP_BUDDY_ONLY)))
 		return rmqueue_buddy(zone, order);
 	page = pcp_take(this_zone_pcp(zone), order);
 	if (unlikely(!page))
@@ -272,7 +275,7 @@ static struct page *get_page_from_freelist(const struct pglist_data *pgdat,
 			if (!zone_allowed(*z, gfp))
 				continue;
 		}
-		page = rmqueue(*z, order);
+		page = rmqueue(*z, order, gfp);
 		if (page)
 			return page;
 	}
@@ -376,7 +379,7 @@ struct page *alloc_pages_slow(gfp_t gfp, unsigned int order)
 	pcp_home_enter(order);
 	zone = this_cpu_ptr(&pcp_home)->zone;
 	if (likely(zone && order <= MAX_PAGE_ORDER && !(gfp & HOME_SLOW_GFP))) {
-		page = rmqueue(zone, order);
+		page = rmqueue(zone, order, gfp);
 		if (likely(page))
 			return page;
 		tried = zone;

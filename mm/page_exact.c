@@ -16,7 +16,13 @@
  * is freed. So they merge at once, with each other and with the rest of
  * the block: a run that comes back leaves its whole block free for the
  * next one, where pieces cached one by one (a list per order) would wait
- * there unmerged while the next run splits another block.
+ * there unmerged while the next run splits another block. The block to
+ * cut comes from the buddy lists too (__GFP_BUDDY_ONLY), even at an order
+ * the CPU's lists cache: taken from them, it would leave its buddies
+ * there, which the run's pieces could not merge with, and each refill
+ * would split another block for runs that never come back to the lists.
+ * A run that is a whole block (a power of two of pages) is an ordinary
+ * block both ways: the CPU's lists first, when its order is cached.
  */
 #include <lib/printk.h>
 #include <mm/mm.h>
@@ -45,10 +51,11 @@ void *alloc_pages_exact(size_t size, gfp_t gfp)
 	if (!size)
 		return NULL;
 	order = (unsigned int)get_order(size);
-	page = alloc_pages(gfp, order);	/* refuses an order too large */
+	end = 1UL << order;
+	/* alloc_pages() refuses an order too large. */
+	page = alloc_pages(nr == end ? gfp : gfp | __GFP_BUDDY_ONLY, order);
 	if (!page)
 		return NULL;
-	end = 1UL << order;
 	if (nr == end)
 		return page_address(page);
 	for (i = 0; i < end; i += 1UL << o) {
@@ -134,6 +141,11 @@ void free_pages_exact(void *virt, size_t size)
 		}
 		piece[n] = p;
 		order[n++] = o;
+	}
+	/* A whole block: freed as alloc_pages() gave it. */
+	if (n == 1) {
+		__free_pages(piece[0], order[0]);
+		return;
 	}
 	/*
 	 * Pieces of two zones (blocks allocated apart, freed as one run) or

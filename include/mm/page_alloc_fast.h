@@ -5,7 +5,7 @@
  * (page_state.h, page_pcp.h) takes the definitions from here; nothing
  * else may use these names.
  *
- * The fast paths serve an order up to PAGE_ALLOC_COSTLY_ORDER from this
+ * The fast paths serve an order up to PCP_MAX_ORDER from this
  * CPU's home set (mm/page_pcp.h): they read the per-CPU offset once
  * (arch_percpu_offset_nocall(); on the host, for a thread not numbered
  * yet, that of no CPU, whose lists are empty and closed), which finds the
@@ -46,8 +46,8 @@
 /* The bits above the order: PG_FREE and PG_PCP differ only here. */
 #define PG_HEAD_MASK	0xf0
 
-/* Orders 0..PAGE_ALLOC_COSTLY_ORDER are cached (or fewer, on a small top). */
-#define NR_PCP_ORDERS	(MIN(PAGE_ALLOC_COSTLY_ORDER, MAX_PAGE_ORDER) + 1)
+/* Orders 0..PCP_MAX_ORDER are cached (or fewer, on a small top). */
+#define NR_PCP_ORDERS	(MIN(PCP_MAX_ORDER, MAX_PAGE_ORDER) + 1)
 
 /* PCP_LIST_SLOTS, the blocks a list can hold: <mm/mmzone.h>. */
 
@@ -109,8 +109,19 @@ struct pcp_home {
 
 DECLARE_PER_CPU(struct pcp_home, pcp_home);
 
-/* What the home set may not serve: another zone or node, or zeroing. */
-#define HOME_SLOW_GFP	(__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO)
+/*
+ * mm/'s own gfp bit, never a caller's: the block comes from the buddy
+ * lists, past every CPU's lists. alloc_pages_exact() takes a block it
+ * cuts so, since the pieces go back to the buddy lists (mm/page_exact.c).
+ */
+#define __GFP_BUDDY_ONLY	0x80000000u
+
+/*
+ * What the home set may not serve: another zone or node, zeroing, or a
+ * block for the buddy lists.
+ */
+#define HOME_SLOW_GFP	(__GFP_DMA32 | __GFP_THISNODE | __GFP_ZERO | \
+			 __GFP_BUDDY_ONLY)
 
 /*
  * This CPU's home list of @order, from its per-CPU offset @off. The empty

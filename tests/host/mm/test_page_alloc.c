@@ -254,25 +254,58 @@ static bool exact_runs_hold_only_their_pages(void)
 
 /*
  * A run's pieces go back to the buddy lists, not to this CPU's lists, and
- * merge there: after a 9-page run (a block of 16) is taken and freed, the
- * free blocks of every order are what they were, the 16 pages one block
- * again. Cached one by one, they would sit as blocks of 1, 2, 4 and 8.
+ * merge there: after a run of half a block and one page (3, 5, 9 and 17
+ * pages: blocks of order 2 up to the first order the lists do not cache)
+ * is taken and freed, the free blocks of every order are what they were, the block
+ * whole again. Cached one by one, its pieces would sit as blocks of
+ * orders 0 and up. The block to cut comes from the buddy lists as well,
+ * at a cached order too: taken from this CPU's list, its refill would
+ * have left other blocks of its order in the list (the order-15 build's
+ * zone is large enough for refills of many).
  */
 static bool exact_run_merges_back_whole(void)
 {
 	unsigned long before[NR_PAGE_ORDERS];
-	void *a;
 
 	if (!std_machine(2))
 		return false;
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
 		before[o] = nr_free_blocks(o);
-	a = alloc_pages_exact(9 * PAGE_SIZE, 0);
-	EXPECT(a, "9 pages");
-	free_pages_exact(a, 9 * PAGE_SIZE);
-	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
-		EXPECT(nr_free_blocks(o) == before[o], "order %u: %lu free "
-		       "blocks, %lu before", o, nr_free_blocks(o), before[o]);
+	for (unsigned int order = 2; order <= NR_PCP_ORDERS; order++) {
+		size_t size = ((1UL << order) / 2 + 1) * PAGE_SIZE;
+		void *a = alloc_pages_exact(size, 0);
+
+		EXPECT(a, "%zu bytes", size);
+		free_pages_exact(a, size);
+		for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
+			EXPECT(nr_free_blocks(o) == before[o], "a run of %zu "
+			       "pages: order %u: %lu free blocks, %lu before",
+			       size / PAGE_SIZE, o, nr_free_blocks(o), before[o]);
+	}
+	EXPECT_SOUND();
+	return true;
+}
+
+/*
+ * A run that is a whole block of a cached order is an ordinary block:
+ * freed, it goes to this CPU's list, where alloc_pages() takes it back.
+ */
+static bool exact_whole_block_is_cached(void)
+{
+	const unsigned int order = NR_PCP_ORDERS - 1;
+	const size_t size = PAGE_SIZE << order;
+	void *a;
+
+	if (!std_machine(2))
+		return false;
+	a = alloc_pages_exact(size, 0);
+	EXPECT(a, "%zu bytes", size);
+	free_pages_exact(a, size);
+	EXPECT(pg_state(virt_to_page(a)) == (PG_PCP | order), "state %#x, "
+	       "%#x (cached) expected", pg_state(virt_to_page(a)),
+	       PG_PCP | order);
+	EXPECT(alloc_pages_exact(size, 0) == a, "the cached block back");
+	free_pages_exact(a, size);
 	EXPECT_SOUND();
 	return true;
 }
@@ -672,6 +705,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(gfp_zero_and_addresses),
 	HOST_TEST(exact_runs_hold_only_their_pages),
 	HOST_TEST(exact_run_merges_back_whole),
+	HOST_TEST(exact_whole_block_is_cached),
 	HOST_TEST(handoff_pfn0),
 	HOST_TEST(handoff_one_page_banks),
 	HOST_TEST(handoff_banks_holes_above_4g),

@@ -697,19 +697,19 @@ static bool depot_gathers_small_batches(void)
 }
 
 /*
- * A machine with room for it (512 MiB: managed / 128 above PCP_HIGH_MAX
+ * A machine with room for it (1 GiB: managed / 128 above PCP_HIGH_MAX
  * pages) sets @high to PCP_HIGH_MAX, and each list holds @high pages'
  * worth up to its PCP_LIST_SLOTS blocks: 64 blocks of order 0, and 64 of
- * the highest cached order too, where a cap of 64 pages would hold 8.
+ * the highest cached order too, where a cap of 64 pages would hold 4.
  */
-#define ROOMY_BYTES	(512UL << 20)
+#define ROOMY_BYTES	SZ_1G
 
 /* The roomy machine, handed off, its lists empty. */
 static bool roomy_machine(void)
 {
 	machine_map(4 * SZ_1G);
 	EXPECT(memblock_add(STD_BASE, ROOMY_BYTES) == 0, "bank");
-	EXPECT(memblock_add(3 * SZ_1G, SZ_1M) == 0, "metadata bank");
+	EXPECT(memblock_add(3 * SZ_1G + SZ_1G / 2, SZ_1M) == 0, "metadata bank");
 	EXPECT(memblock_free_all() > 0, "hand-off");
 	managed = nr_free_pages();
 	smp_fail_reset();
