@@ -61,7 +61,7 @@ static void buddy_describe(void (*emit)(const char *key, const char *value))
 	snprintf(buf, sizeof(buf), "%zu", sizeof(struct page));
 	emit("struct_page_bytes", buf);
 	emit("calls", "alloc_pages / __free_pages");
-	snprintf(buf, sizeof(buf), "%d", MIN(PCP_MAX_ORDER, MAX_PAGE_ORDER));
+	snprintf(buf, sizeof(buf), "%d", PCP_MAX_ORDER);
 	emit("pcp_orders", buf);
 }
 

@@ -117,6 +117,9 @@ static enum psci_conduit read_psci(const struct fdt *fdt)
 	return PSCI_CONDUIT_NONE;
 }
 
+/* A root compatible, and the reason the boot line gives for it. */
+#define VIRT_COMPATIBLE(c) { c, "device tree: root compatible \"" c "\"" }
+
 /*
  * Whether the tree describes a virtual machine, and by what: a
  * /hypervisor node (Xen's binding), or a root compatible that only
@@ -125,9 +128,6 @@ static enum psci_conduit read_psci(const struct fdt *fdt)
  * emulated or a hypervisor's, either way, is run by a host that may stop
  * any of them at any instruction. NULL when the tree says nothing.
  */
-/* A root compatible, and the reason the boot line gives for it. */
-#define VIRT_COMPATIBLE(c) { c, "device tree: root compatible \"" c "\"" }
-
 static const char *read_virtual_machine(const struct fdt *fdt)
 {
 	static const char *const virt_compatible[][2] = {

@@ -10,6 +10,7 @@
 #ifndef MM_PAGE_ALLOC_H
 #define MM_PAGE_ALLOC_H
 
+#include <lib/compiler.h>
 #include <lib/errno.h>
 #include <lib/types.h>
 #include <mm/gfp.h>
@@ -25,14 +26,14 @@ struct page {
 #define PAGE_ALLOC_COSTLY_ORDER	3
 
 /*
- * Orders up to PCP_MAX_ORDER are served from per-CPU lists first (or up
- * to MAX_PAGE_ORDER, when that is smaller): Linux's small orders, up to
- * PAGE_ALLOC_COSTLY_ORDER, and one more. Order 4 (64 KiB with 4 KiB
+ * Orders up to PCP_MAX_ORDER are served from per-CPU lists first:
+ * Linux's small orders, up to PAGE_ALLOC_COSTLY_ORDER, and one more (or
+ * up to MAX_PAGE_ORDER, when that is smaller). Order 4 (64 KiB with 4 KiB
  * pages) is the slab order of kmalloc-512 and kmalloc-4096 there, and
  * uncached, a pair of it on a fresh heap split and merged six levels
  * under two zone-lock acquisitions (docs/performance.md, section 2).
  */
-#define PCP_MAX_ORDER		(PAGE_ALLOC_COSTLY_ORDER + 1)
+#define PCP_MAX_ORDER		MIN(PAGE_ALLOC_COSTLY_ORDER + 1, MAX_PAGE_ORDER)
 
 /*
  * alloc_pages - allocate a block of 2^@order pages, from the calling CPU's

@@ -46,8 +46,8 @@
 /* The bits above the order: PG_FREE and PG_PCP differ only here. */
 #define PG_HEAD_MASK	0xf0
 
-/* Orders 0..PCP_MAX_ORDER are cached (or fewer, on a small top). */
-#define NR_PCP_ORDERS	(MIN(PCP_MAX_ORDER, MAX_PAGE_ORDER) + 1)
+/* Orders 0..PCP_MAX_ORDER are cached. */
+#define NR_PCP_ORDERS	(PCP_MAX_ORDER + 1)
 
 /* PCP_LIST_SLOTS, the blocks a list can hold: <mm/mmzone.h>. */
 

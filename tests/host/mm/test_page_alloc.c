@@ -271,7 +271,9 @@ static bool exact_run_merges_back_whole(void)
 		return false;
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++)
 		before[o] = nr_free_blocks(o);
-	for (unsigned int order = 2; order <= NR_PCP_ORDERS; order++) {
+	/* Up to the top order, where a small top leaves no uncached one. */
+	for (unsigned int order = 2; order <= MIN(NR_PCP_ORDERS, MAX_PAGE_ORDER);
+	     order++) {
 		size_t size = ((1UL << order) / 2 + 1) * PAGE_SIZE;
 		void *a = alloc_pages_exact(size, 0);
 
