@@ -11,6 +11,9 @@
 #= QEMU_EXTRA="..."  more QEMU options, appended last (so they win)
 #= TIMEOUT=<s>       seconds before `make run` calls the guest hung
 #=                   (default QEMU_TIMEOUT from arch.mk; 0: never)
+#= HANDOFF_TIMEOUT=<s> seconds `make test` gives the firmware to reach the
+#=                   kernel's first line; past them it boots the machine
+#=                   once more (default 60; 0: no such deadline)
 #= GDB_PORT=<port>   the gdb stub of `make debug` (default 1234)
 #= BOOT=direct|uboot|grub|efi|grub-efi[-mb2]|uboot-efi  how the image is loaded:
 #=                   QEMU's -kernel (default), U-Boot (riscv64, aarch64),
@@ -51,6 +54,10 @@ EXPECT_CPUS	?= $(shell u='$(USABLE_CPUS)' n='$(NR_CPUS)'; \
 EXPECT_NUMA	?=
 QEMU_EXTRA	?=
 TIMEOUT		?= $(QEMU_TIMEOUT)
+# The firmware and the loader reach the kernel in seconds under TCG; a
+# console that still shows no kernel line after this long is a stalled
+# firmware (tests/runner/process.py, boot()).
+HANDOFF_TIMEOUT	?= 60
 GDB_PORT	?= 1234
 BOOT		?= direct
 BOOTS		+= direct
@@ -149,6 +156,7 @@ print-boots:
 print-qemu:
 	$(info QEMU_CMD=$(QEMU_CMD))
 	$(info TIMEOUT=$(TIMEOUT))
+	$(info HANDOFF_TIMEOUT=$(HANDOFF_TIMEOUT))
 	$(info EXPECT_CPUS=$(EXPECT_CPUS))
 	$(info EXPECT_NUMA=$(EXPECT_NUMA))
 	$(info EXIT_DEVICE=$(BOARD_EXIT_DEVICE))

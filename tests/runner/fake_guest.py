@@ -8,6 +8,8 @@ unit tests: each scenario prints what a real guest or firmware might, with
 EXIT_STATUS (default 33, QEMU's PASS) is the status a scenario ends with
 when it ends normally. FAKE_GUEST_PIDFILE, when set, receives the pid of a
 child a hanging scenario leaves behind, so a test can check it was killed.
+FAKE_GUEST_BOOTS, when set, names a file that counts the boots of a
+scenario that behaves differently on a later one.
 """
 
 import os
@@ -16,6 +18,7 @@ import subprocess
 import sys
 import time
 
+AAVMF = ["UEFI firmware (version  built at 13:10:49 on Nov  5 2024)"]
 OPENSBI = ["", "OpenSBI v1.1", "Platform Name             : riscv-virtio,qemu",
            "Domain0 Next Address      : 0x0000000080200000", ""]
 SEABIOS = "\x1bc\x1b[?7l\x1b[2J\x1b[0mSeaBIOS (version 1.16.2-debian-1.16.2-1)"
@@ -44,6 +47,19 @@ def leave_child_and_hang() -> None:
             f.write(str(child.pid))
     while True:
         time.sleep(1)
+
+
+def count_boot() -> int:
+    """This boot's number, from 1, kept in FAKE_GUEST_BOOTS."""
+    path = os.environ["FAKE_GUEST_BOOTS"]
+    try:
+        with open(path) as f:
+            boots = int(f.read()) + 1
+    except FileNotFoundError:
+        boots = 1
+    with open(path, "w") as f:
+        f.write(str(boots))
+    return boots
 
 
 def scenario(name: str) -> None:
@@ -178,6 +194,29 @@ def scenario(name: str) -> None:
         three_ok()
         leave_child_and_hang()
     elif name == "silent-hang":
+        leave_child_and_hang()
+    elif name == "firmware-stall":
+        out(*AAVMF)
+        leave_child_and_hang()
+    elif name == "firmware-stall-once":
+        out(*AAVMF)
+        if count_boot() == 1:
+            leave_child_and_hang()
+        out("buddyboot: EFI entry")
+        three_ok()
+    elif name == "firmware-stall-then-fail":
+        out(*AAVMF)
+        if count_boot() == 1:
+            leave_child_and_hang()
+        out("buddyboot: EFI entry")
+        ktap("ok 1 alpha", "not ok 2 beta", "ok 3 gamma")
+    elif name == "kernel-hang-once":
+        out(*AAVMF, "buddyboot: EFI entry")
+        if count_boot() == 1:
+            leave_child_and_hang()
+        three_ok()
+    elif name == "kernel-says-buddyboot-late":
+        out(*AAVMF, "loading buddyboot.efi", "  buddyboot: indented")
         leave_child_and_hang()
     elif name == "no-exit-pass":
         three_ok()

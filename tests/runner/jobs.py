@@ -107,8 +107,11 @@ class QemuBoot:
                               info.stdout, log)
         try:
             timeout = float(values.get("TIMEOUT", ""))
+            handoff = float(values.get("HANDOFF_TIMEOUT", ""))
         except ValueError:
-            return failed_run(f"TIMEOUT={values.get('TIMEOUT')!r} is not a "
+            return failed_run(f"TIMEOUT={values.get('TIMEOUT')!r} or "
+                              f"HANDOFF_TIMEOUT="
+                              f"{values.get('HANDOFF_TIMEOUT')!r} is not a "
                               "number of seconds", info.stdout, log)
         try:
             expect_cpus = int(values.get("EXPECT_CPUS", "1"))
@@ -130,5 +133,6 @@ class QemuBoot:
         # A board without an exit device (BOARD_EXIT_DEVICE=none).
         convention = (QEMU_GUEST_NO_EXIT if values.get("EXIT_DEVICE") == "none"
                       else QEMU_GUEST)
-        return process.run(cmd, Judge(convention, expect_cpus, expect_numa),
-                           timeout, log)
+        return process.boot(
+            cmd, lambda: Judge(convention, expect_cpus, expect_numa),
+            timeout, handoff, log)

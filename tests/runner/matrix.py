@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 # The make variables a configuration may set; anything else is a typo.
 VARIABLES = ("ARCH", "PAGE_SIZE", "MAX_PAGE_ORDER", "FAULT", "BOOT", "MEM",
-             "SMP", "QEMU_EXTRA", "TIMEOUT", "NR_CPUS", "BOOT_HART",
+             "SMP", "QEMU_EXTRA", "TIMEOUT", "HANDOFF_TIMEOUT", "NR_CPUS",
+             "BOOT_HART",
              "LOTTERY", "SLAB_DEBUG", "SPINLOCK_WAIT", "EXPECT_CPUS",
              "EXPECT_NUMA", "BOARD", "EARLYCON")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]*$")

@@ -6,6 +6,13 @@ stderr go through one pipe, so the log shows QEMU's own complaints where
 they happened. It runs in a session of its own; at the deadline its
 process group gets SIGTERM, then SIGKILL, and the group is killed once the
 leader has exited too, so no child outlives its run.
+
+A QEMU boot has a second, shorter deadline, the handoff: the kernel's
+first line (verdict.KERNEL_LINE) must come within it. Past it the
+console is still the firmware's, which then has stalled, not the kernel;
+boot() boots such a machine once more and says so, in the log and in the
+run's note. The kernel's own hangs and failures, from its first line on,
+are never retried.
 """
 
 import collections
@@ -17,7 +24,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Callable, TextIO
 
 from console import LineSplitter
 from verdict import Judge, Verdict
@@ -43,6 +50,8 @@ class Run:
     verdict: Verdict
     seconds: float
     tail: list[str]
+    # Stopped at the handoff deadline: the kernel never printed a line.
+    stalled: bool = False
 
 
 def _signal_group(pgid: int, sig: int) -> None:
@@ -79,15 +88,19 @@ def _leader_exited(pid: int) -> bool:
 
 
 def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
-        live: TextIO | None = None, env: dict | None = None) -> Run:
+        live: TextIO | None = None, env: dict | None = None,
+        handoff: float = 0.0) -> Run:
     """Run cmd, feeding each console line to judge (and to live, as it
-    comes); timeout <= 0 means none. Return its verdict and last lines."""
+    comes); timeout <= 0 means none. handoff > 0: stop it after that many
+    seconds if the kernel has not printed its first line by then (a
+    firmware stall). Return its verdict and last lines."""
     log.write(f"bbtest: $ {shlex.join(cmd)}\n")
     log.flush()
     tail: collections.deque[str] = collections.deque(maxlen=TAIL_LINES)
     splitter = LineSplitter()
     start = time.monotonic()
     deadline = start + timeout if timeout > 0 else float("inf")
+    handoff_at = start + handoff if handoff > 0 else float("inf")
     try:
         if _stopping:
             raise InterruptedError(0, "the runner was interrupted")
@@ -116,8 +129,9 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
                 live.write(line + "\n")
                 live.flush()
 
-    timed_out = False
+    timed_out = stalled = False
     exited_at = None
+    kernel_at = None  # seconds from start to the kernel's first line
     fd = proc.stdout.fileno()
     with selectors.DefaultSelector() as sel:
         sel.register(fd, selectors.EVENT_READ)
@@ -126,6 +140,9 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
                 now = time.monotonic()
                 if now >= deadline or _stopping:
                     timed_out = True
+                    break
+                if now >= handoff_at and not judge.kernel_started:
+                    timed_out = stalled = True
                     break
                 if exited_at is None and _leader_exited(proc.pid):
                     exited_at = now
@@ -136,6 +153,8 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
                     if not data:
                         break
                     take(splitter.feed(data))
+                    if kernel_at is None and judge.kernel_started:
+                        kernel_at = time.monotonic() - start
                     if judge.ended is not None:
                         break  # a board without an exit device is done
         finally:
@@ -144,14 +163,35 @@ def run(cmd: list[str], judge: Judge, timeout: float, log: TextIO,
             proc.stdout.close()
     take(splitter.flush())
     seconds = time.monotonic() - start
-    verdict = judge.finish(None if timed_out else status, timeout)
+    verdict = judge.finish(None if timed_out else status, timeout,
+                           handoff if stalled else 0.0)
     log.write(f"bbtest: {'PASS' if verdict.ok else 'FAIL'} after "
               f"{seconds:.1f}s, exit status "
-              f"{'none (timeout)' if timed_out else status}\n")
+              f"{'none (timeout)' if timed_out else status}"
+              + (f", the kernel's first line at {kernel_at:.1f}s"
+                 if kernel_at is not None else "") + "\n")
     for reason in verdict.reasons:
         log.write(f"bbtest: reason: {reason}\n")
     log.flush()
-    return Run(verdict, seconds, list(tail))
+    return Run(verdict, seconds, list(tail), stalled)
+
+
+def boot(cmd: list[str], new_judge: Callable[[], Judge], timeout: float,
+         handoff: float, log: TextIO, env: dict | None = None) -> Run:
+    """Boot a QEMU guest as run() does, with a handoff deadline; when the
+    firmware stalls before the kernel's first line, boot it once more,
+    with a new judge, and note it. A second stall fails the run."""
+    first = run(cmd, new_judge(), timeout, log, env=env, handoff=handoff)
+    if not first.stalled or _stopping:
+        return first
+    log.write(f"bbtest: the firmware stalled before the kernel "
+              f"({first.verdict.reasons[0]}); booting once more\n")
+    second = run(cmd, new_judge(), timeout, log, env=env, handoff=handoff)
+    second.seconds += first.seconds
+    note = f"booted twice: the firmware stalled {handoff:g}s the first time"
+    second.verdict.note = "; ".join(n for n in (note, second.verdict.note)
+                                    if n)
+    return second
 
 
 def describe_failure(run_: Run, log_path: str, out: TextIO = sys.stdout) -> None:

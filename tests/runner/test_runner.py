@@ -305,6 +305,67 @@ class Hangs(VerdictCase):
         self.assertLess(time.monotonic() - start, 5)
 
 
+class FirmwareStall(VerdictCase):
+    """The handoff deadline: a console with no kernel line after it is a
+    stalled firmware, booted once more; the kernel's own hangs are not."""
+
+    def boot_twice(self, scenario: str, handoff: float = 1.0,
+                   timeout: float = 10) -> tuple[process.Run, str, int]:
+        """Boot through process.boot(); return the run, its log and how
+        many times the fake guest booted."""
+        with tempfile.TemporaryDirectory() as tmp:
+            boots = os.path.join(tmp, "boots")
+            env = dict(os.environ, FAKE_GUEST_BOOTS=boots,
+                       FAKE_GUEST_PIDFILE=os.path.join(tmp, "pid"))
+            log = io.StringIO()
+            start = time.monotonic()
+            run_ = process.boot([sys.executable, FAKE, scenario, "33"],
+                                lambda: Judge(QEMU_GUEST), timeout, handoff,
+                                log, env=env)
+            self.assertLess(time.monotonic() - start, timeout + 5)
+            try:
+                with open(boots) as f:
+                    count = int(f.read())
+            except FileNotFoundError:
+                count = 1 if "bbtest: $" in log.getvalue() else 0
+        return run_, log.getvalue(), count
+
+    def test_a_stall_then_a_pass_passes_with_a_note(self):
+        run_, log, boots = self.boot_twice("firmware-stall-once")
+        self.assertPasses(run_, 3)
+        self.assertEqual(boots, 2)
+        self.assertIn("booted twice", run_.verdict.note)
+        self.assertIn("booting once more", log)
+        self.assertIn("firmware stall", log)
+
+    def test_two_stalls_fail(self):
+        run_, log, _ = self.boot_twice("firmware-stall")
+        self.assertFails(run_, "firmware stall", "within 1s", "missing plan")
+        self.assertEqual(log.count("bbtest: $"), 2, "not booted exactly twice")
+
+    def test_the_second_boot_is_judged_afresh(self):
+        run_, _, boots = self.boot_twice("firmware-stall-then-fail")
+        self.assertEqual(boots, 2)
+        self.assertFails(run_, "not ok")
+
+    def test_a_kernel_hang_is_never_retried(self):
+        run_, log, boots = self.boot_twice("kernel-hang-once", timeout=3)
+        self.assertEqual(boots, 1)
+        self.assertFails(run_, "timeout: still running after 3s")
+        self.assertNotIn("booting once more", log)
+
+    def test_only_a_line_that_starts_with_the_name_is_the_kernel(self):
+        run_, _, _ = self.boot_twice("kernel-says-buddyboot-late")
+        self.assertFails(run_, "firmware stall")
+
+    def test_a_prompt_guest_is_booted_once(self):
+        run_, log, _ = self.boot_twice("pass")
+        self.assertPasses(run_, 3)
+        self.assertEqual(log.count("bbtest: $"), 1)
+        self.assertEqual(run_.verdict.note, "")
+        self.assertIn("the kernel's first line at", log)
+
+
 class NoExitDevice(VerdictCase):
     """A board without an exit device: the guest's last line ends the run
     at once and KTAP alone decides; the runner says so."""

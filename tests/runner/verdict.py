@@ -15,6 +15,12 @@ from dataclasses import dataclass, field
 from ktap import Ktap, KtapReader
 from numa_expect import NumaWatch, Topology
 
+# The kernel's first line on every boot path: "buddyboot <arch>: ..." from
+# the kernel proper, "buddyboot: ..." from an EFI stub. Until it appears,
+# the console is the firmware's and the loader's (process.run's handoff
+# deadline).
+KERNEL_LINE = re.compile(r"^buddyboot[: ]")
+
 
 @dataclass(frozen=True)
 class ExitConvention:
@@ -130,11 +136,15 @@ class Judge:
                           if convention.ended_by else None)
         # "PASS" or "FAIL" once the guest said it is done (ended_by).
         self.ended: str | None = None
+        # The kernel printed its first line (KERNEL_LINE).
+        self.kernel_started = False
 
     def feed(self, line: str) -> None:
         self.reader.feed(line)
         if line.startswith("# |"):
             return  # a nested run's console, quoted (check_runner.py)
+        if not self.kernel_started and KERNEL_LINE.match(line):
+            self.kernel_started = True
         if self._ended_by and self.ended is None:
             done = self._ended_by.search(line)
             if done:
@@ -149,11 +159,18 @@ class Judge:
                 self._seen_kinds.add(what)
                 self.markers.append(f"{what}: '{line.strip()[:120]}'")
 
-    def finish(self, status: int | None, timeout: float) -> Verdict:
+    def finish(self, status: int | None, timeout: float,
+               stalled: float = 0.0) -> Verdict:
         """status is the exit status (negative: killed by that signal), or
-        None when the run was stopped after timeout seconds."""
+        None when the run was stopped after timeout seconds, or after
+        stalled seconds (when not 0) without the kernel's first line."""
         ktap = self.reader.finish()
-        reasons = [r for r in [self._status_reason(status, timeout, ktap)] if r]
+        if stalled:
+            status_reason = (f"firmware stall: no line from the kernel "
+                             f"('buddyboot ...') within {stalled:g}s")
+        else:
+            status_reason = self._status_reason(status, timeout, ktap)
+        reasons = [r for r in [status_reason] if r]
         reasons += self.markers + ktap.problems
         if self.expect_cpus and self.online is None:
             reasons.append(f"no 'smp: N of M CPUs online' line: expected "
