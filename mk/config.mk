@@ -35,6 +35,7 @@
 #=                               the console before the device tree is read,
 #=                               as Linux's earlycon (default: the board's,
 #=                               e.g. ns16550a,0x10000000 on riscv64 virt;
+#=                               riscv64: sbi, no address, through OpenSBI;
 #=                               EARLYCON= for none: the text is kept and
 #=                               replayed on the device tree's console)
 #

@@ -119,7 +119,7 @@ static void update_emergency(void)
 {
 	uintptr_t stride = port.reg_shift;
 
-	if (!have_port || port.port_io) {
+	if (!have_port || port.port_io || port.drv->firmware) {
 		console_emergency.tx = 0;
 		return;
 	}
@@ -207,6 +207,8 @@ static int parse_earlycon(const char *s, struct console_port *p)
 	}
 	memset(p, 0, sizeof(*p));
 	p->drv = driver_by_name(f[0], n[0]);
+	if (p->drv && p->drv->firmware)
+		return nf == 1 ? 0 : -EINVAL;	/* EARLYCON=<name> alone */
 	if (!p->drv || nf < 2)
 		return -ENOENT;
 	if (n[1] == 2 && !memcmp(f[1], "io", 2)) {
@@ -251,7 +253,10 @@ void console_early_init(void)
 /* Said once the banner is out, so that the banner stays the first line. */
 static void report_early(void)
 {
-	if (early)
+	if (early && port.drv->firmware)
+		printk("console: early %s, through the firmware (EARLYCON=%s)\n",
+		       port.drv->name, CONFIG_EARLYCON);
+	else if (early)
 		printk("console: early %s at %#llx (EARLYCON=%s)\n",
 		       port.drv->name, (unsigned long long)port.phys,
 		       CONFIG_EARLYCON);
@@ -327,10 +332,15 @@ int console_from_fdt(const struct fdt *fdt)
 		       have_port ? "keeping the early console" : "no console");
 		return -ENODEV;
 	}
-	err = fdt_reg_translate(fdt, &np, 0, &addr, &size);
-	if (err) {
-		printk("console: stdout-path %s: %s\n", path, fdt->error);
-		return err;
+	if (drv->firmware) {
+		addr = 0;	/* no registers: the firmware's channel */
+	} else {
+		err = fdt_reg_translate(fdt, &np, 0, &addr, &size);
+		if (err) {
+			printk("console: stdout-path %s: %s\n", path,
+			       fdt->error);
+			return err;
+		}
 	}
 	memset(&p, 0, sizeof(p));
 	p.drv = drv;
@@ -344,7 +354,7 @@ int console_from_fdt(const struct fdt *fdt)
 		       path, p.reg_shift);
 		return -EINVAL;
 	}
-	replay = !have_port || port.phys != p.phys;
+	replay = !have_port || port.drv != p.drv || port.phys != p.phys;
 	err = console_use(&p);
 	if (err) {
 		printk("console: %s (%s) at %#llx refused by driver %s (error "
@@ -355,10 +365,16 @@ int console_from_fdt(const struct fdt *fdt)
 	early = false;
 	if (replay)
 		backlog_replay();
-	printk("console: %s (\"%s\", stdout-path%s%s) at %#llx, driver %s, "
-	       "reg-shift %u, reg-io-width %u\n", path, compat,
-	       *options ? " options " : "", options, (unsigned long long)addr,
-	       drv->name, port.reg_shift, port.reg_io_width);
+	if (drv->firmware)
+		printk("console: %s (\"%s\", stdout-path%s%s), driver %s, "
+		       "through the firmware\n", path, compat,
+		       *options ? " options " : "", options, drv->name);
+	else
+		printk("console: %s (\"%s\", stdout-path%s%s) at %#llx, "
+		       "driver %s, reg-shift %u, reg-io-width %u\n", path,
+		       compat, *options ? " options " : "", options,
+		       (unsigned long long)addr, drv->name, port.reg_shift,
+		       port.reg_io_width);
 	return 0;
 }
 

@@ -34,6 +34,9 @@
 #define SBI_SRST_TYPE_SHUTDOWN	0
 #define SBI_SRST_REASON_NONE	0
 #define SBI_SRST_REASON_SYSFAIL	1
+#define SBI_EXT_DBCN		0x4442434e	/* "DBCN" (SBI v2.0) */
+#define SBI_DBCN_WRITE_BYTE	2
+#define SBI_EXT_LEGACY_PUTCHAR	0x01		/* SBI v0.1 console_putchar */
 
 #ifndef __ASSEMBLY__
 

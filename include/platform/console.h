@@ -35,7 +35,7 @@
  * register[tx]. The generic putc and the assembly emergency writers
  * (arch/riscv64/vectors.S, arch/aarch64/vectors.S) both use only that,
  * so a driver needs no putc of its own unless its device cannot be
- * described so. Register numbers are in units of the port's register
+ * described so (a console reached through firmware calls sets firmware). Register numbers are in units of the port's register
  * stride: the byte offset of register n is n << port->reg_shift. A driver
  * whose registers are not 16550-like keeps reg_shift 0 and uses byte
  * offsets. setup() may be called again (exception handlers re-init the
@@ -79,6 +79,12 @@ struct console_driver {
 	int (*setup)(struct console_port *port);
 	/* Optional: send one byte; NULL uses port->poll. */
 	void (*putc)(struct console_port *port, char c);
+	/*
+	 * No registers: putc() asks the firmware (arch/riscv64/
+	 * sbi_console.c). EARLYCON=<name> takes no address, a device-tree
+	 * node no reg, and the stackless writers have none to use.
+	 */
+	bool firmware;
 };
 
 /* Registers a driver: a table in the image (linker section
