@@ -75,6 +75,9 @@ extern const char x86_tr_cr4[], x86_tr_efer[];
 
 void x86_secondary_start(struct secondary_boot *boot) __noreturn;
 
+/* Where arch_clock_ns()'s rate came from (set by its first call). */
+static const char *tsc_khz_source;
+
 void x86_delay_ns(uint64_t ns)
 {
 	uint64_t end = arch_clock_ns() + ns;
@@ -128,7 +131,7 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	size_t size = x86_trampoline_end - x86_trampoline_start;
 	phys_addr_t page = x86_trampoline_page;
 	unsigned long max_id = 0;
-	uint64_t cr3 = read_cr3();
+	uint64_t cr3 = read_cr3(), now;
 	int err;
 
 	for (unsigned int i = 0; i < cpus->nr; i++)
@@ -155,10 +158,11 @@ int arch_smp_prepare_cpus(const struct boot_cpus *cpus)
 	patch32(x86_tr_efer, rdmsr(MSR_EFER) & ~(uint64_t)EFER_LMA);
 
 	/* Calibrate now, before any other CPU reads the clock. */
+	now = arch_clock_ns();
 	pr_info("x86_64: trampoline at %#llx (STARTUP vector %#llx, %zu "
-		"bytes), clock at %llu ns\n", (unsigned long long)page,
-		(unsigned long long)(page >> 12), size,
-		(unsigned long long)arch_clock_ns());
+		"bytes), clock at %llu ns (TSC rate from %s)\n",
+		(unsigned long long)page, (unsigned long long)(page >> 12),
+		size, (unsigned long long)now, tsc_khz_source);
 	/* After the clock's calibration: it measures the APIC timer. */
 	apic_init_wakeup();
 	return 0;
@@ -270,6 +274,9 @@ void arch_smp_send_wakeup(unsigned int cpu)
 #define PIT_PORT_B		0x61	/* bit 0: gate 2, 1: speaker, 5: OUT2 */
 #define PIT_CALIBRATE_MS	10
 #define PIT_POLL_LIMIT		100000000UL
+/* Below this a measured TSC rate is a broken measurement, not a CPU. */
+#define TSC_MIN_KHZ		100000
+#define CPUID_TIMING_LEAF	0x40000010	/* eax: TSC kHz */
 
 /* The TSC rate in kHz from CPUID 0x15, or 0 when it does not say. */
 static uint64_t tsc_khz_from_cpuid(void)
@@ -284,6 +291,19 @@ static uint64_t tsc_khz_from_cpuid(void)
 	return (uint64_t)r.ecx * r.ebx / r.eax / 1000;
 }
 
+/*
+ * The TSC rate in kHz from the hypervisor's timing leaf, 0x40000010
+ * (VMware's, which QEMU with KVM offers with vmware-cpuid-freq), or 0
+ * when the hypervisor's range does not reach it.
+ */
+static uint64_t tsc_khz_from_hypervisor(void)
+{
+	if (!(cpuid(1, 0).ecx & CPUID1_ECX_HYPERVISOR) ||
+	    cpuid(CPUID_HYPERVISOR_LEAF, 0).eax < CPUID_TIMING_LEAF)
+		return 0;
+	return cpuid(CPUID_TIMING_LEAF, 0).eax;
+}
+
 /* Count TSC ticks while the PIT's channel 2 counts 10 ms down. */
 static uint64_t tsc_khz_from_pit(void)
 {
@@ -296,11 +316,19 @@ static uint64_t tsc_khz_from_pit(void)
 	outb(0xb0, PIT_CMD);
 	outb((uint8_t)latch, PIT_CH2);
 	outb((uint8_t)(latch >> 8), PIT_CH2);
+	/*
+	 * Mode 0 holds OUT2 low until the count ends. A port B that reads
+	 * all ones, or OUT2 already high, is no PIT's: QEMU's microvm has
+	 * no speaker port, and such a "count" would end at once.
+	 */
+	if (inb(PIT_PORT_B) & 0x20)
+		return 0;
 	start = rdtsc();
 	while (!(inb(PIT_PORT_B) & 0x20) && ++polls < PIT_POLL_LIMIT)
 		;
 	end = rdtsc();
-	if (polls >= PIT_POLL_LIMIT || end <= start)
+	if (polls >= PIT_POLL_LIMIT || end <= start ||
+	    (end - start) / PIT_CALIBRATE_MS < TSC_MIN_KHZ)
 		return 0;
 	return (end - start) / PIT_CALIBRATE_MS;
 }
@@ -312,11 +340,21 @@ uint64_t arch_clock_ns(void)
 	uint64_t tsc;
 
 	if (!tsc_khz) {
+		tsc_khz_source = "CPUID 0x15";
 		tsc_khz = tsc_khz_from_cpuid();
-		if (!tsc_khz)
+		if (!tsc_khz) {
+			tsc_khz_source = "the hypervisor's CPUID 0x40000010";
+			tsc_khz = tsc_khz_from_hypervisor();
+		}
+		if (!tsc_khz) {
+			tsc_khz_source = "the PIT";
 			tsc_khz = tsc_khz_from_pit();
-		if (!tsc_khz)
-			tsc_khz = 1000000;	/* no PIT either: say 1 GHz */
+		}
+		if (!tsc_khz) {
+			/* Times read fast or slow; intervals still order. */
+			tsc_khz_source = "no source: 1 GHz assumed";
+			tsc_khz = 1000000;
+		}
 	}
 	tsc = rdtsc();
 	return tsc / tsc_khz * 1000000ULL + tsc % tsc_khz * 1000000ULL / tsc_khz;
