@@ -184,8 +184,7 @@ def boot(cmd: list[str], new_judge: Callable[[], Judge], timeout: float,
     first = run(cmd, new_judge(), timeout, log, env=env, handoff=handoff)
     if not first.stalled or _stopping:
         return first
-    log.write(f"bbtest: the firmware stalled before the kernel "
-              f"({first.verdict.reasons[0]}); booting once more\n")
+    log.write(f"bbtest: {first.verdict.reasons[0]}; booting once more\n")
     second = run(cmd, new_judge(), timeout, log, env=env, handoff=handoff)
     second.seconds += first.seconds
     note = f"booted twice: the firmware stalled {handoff:g}s the first time"

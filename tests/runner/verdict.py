@@ -166,8 +166,9 @@ class Judge:
         stalled seconds (when not 0) without the kernel's first line."""
         ktap = self.reader.finish()
         if stalled:
-            status_reason = (f"firmware stall: no line from the kernel "
-                             f"('buddyboot ...') within {stalled:g}s")
+            status_reason = (f"no line from the kernel ('buddyboot ...') "
+                             f"within {stalled:g}s: the firmware stalled, "
+                             f"or the kernel has no console to print on")
         else:
             status_reason = self._status_reason(status, timeout, ktap)
         reasons = [r for r in [status_reason] if r]
