@@ -465,7 +465,7 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 {
 	struct per_cpu_pages *pcp = this_zone_pcp(zone);
 	unsigned long n;
-	unsigned int keep, move;
+	unsigned int keep;
 
 	if (smp_request_pending())
 		smp_request_poll();
@@ -485,8 +485,8 @@ void pcp_free(struct zone *zone, struct page *page, unsigned int order)
 		 * it: to the depot, for the next CPU that runs dry, and what
 		 * the depot has no room for to the buddy lists.
 		 */
-		move = pcp_handoff_blocks(zone, pcp, order);
-		keep = n - MIN(n, (unsigned long)move);
+		keep = n - MIN(n, (unsigned long)pcp_handoff_blocks(zone, pcp,
+								     order));
 		pcp_depot_put(zone, pcp, order, keep);
 		__pcp_drain(zone, pcp, order, keep);
 		zone_unlock(zone);

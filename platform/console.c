@@ -250,16 +250,26 @@ void console_early_init(void)
 	early = true;
 }
 
+/*
+ * Where the console's bytes go, for its lines: "at <address>", or
+ * "through the firmware" for a driver without registers.
+ */
+static const char *port_where(char *buf, size_t size)
+{
+	if (port.drv->firmware)
+		return "through the firmware";
+	ksnprintf(buf, size, "at %#llx", (unsigned long long)port.phys);
+	return buf;
+}
+
 /* Said once the banner is out, so that the banner stays the first line. */
 static void report_early(void)
 {
-	if (early && port.drv->firmware)
-		printk("console: early %s, through the firmware (EARLYCON=%s)\n",
-		       port.drv->name, CONFIG_EARLYCON);
-	else if (early)
-		printk("console: early %s at %#llx (EARLYCON=%s)\n",
-		       port.drv->name, (unsigned long long)port.phys,
-		       CONFIG_EARLYCON);
+	char where[32];
+
+	if (early)
+		printk("console: early %s %s (EARLYCON=%s)\n", port.drv->name,
+		       port_where(where, sizeof(where)), CONFIG_EARLYCON);
 	else
 		printk("console: no early console (EARLYCON=%s)\n",
 		       CONFIG_EARLYCON);
@@ -299,7 +309,7 @@ int console_from_fdt(const struct fdt *fdt)
 	uint32_t len, i = 0;
 	uint64_t addr, size;
 	bool replay;
-	char path[128];
+	char path[128], where[32];
 	int node, err;
 
 	report_early();
@@ -365,16 +375,11 @@ int console_from_fdt(const struct fdt *fdt)
 	early = false;
 	if (replay)
 		backlog_replay();
-	if (drv->firmware)
-		printk("console: %s (\"%s\", stdout-path%s%s), driver %s, "
-		       "through the firmware\n", path, compat,
-		       *options ? " options " : "", options, drv->name);
-	else
-		printk("console: %s (\"%s\", stdout-path%s%s) at %#llx, "
-		       "driver %s, reg-shift %u, reg-io-width %u\n", path,
-		       compat, *options ? " options " : "", options,
-		       (unsigned long long)addr, drv->name, port.reg_shift,
-		       port.reg_io_width);
+	printk("console: %s (\"%s\", stdout-path%s%s) %s, driver %s, "
+	       "reg-shift %u, reg-io-width %u\n", path, compat,
+	       *options ? " options " : "", options,
+	       port_where(where, sizeof(where)), drv->name, port.reg_shift,
+	       port.reg_io_width);
 	return 0;
 }
 

@@ -339,22 +339,24 @@ uint64_t arch_clock_ns(void)
 	static uint64_t tsc_khz;
 	uint64_t tsc;
 
+	/* Asked in this order; the first that answers sets the rate. */
+	static const struct {
+		const char *name;
+		uint64_t (*khz)(void);
+	} sources[] = {
+		{ "CPUID 0x15", tsc_khz_from_cpuid },
+		{ "the hypervisor's CPUID 0x40000010", tsc_khz_from_hypervisor },
+		{ "the PIT", tsc_khz_from_pit },
+	};
+
+	for (size_t i = 0; !tsc_khz && i < ARRAY_SIZE(sources); i++) {
+		tsc_khz = sources[i].khz();
+		tsc_khz_source = sources[i].name;
+	}
 	if (!tsc_khz) {
-		tsc_khz_source = "CPUID 0x15";
-		tsc_khz = tsc_khz_from_cpuid();
-		if (!tsc_khz) {
-			tsc_khz_source = "the hypervisor's CPUID 0x40000010";
-			tsc_khz = tsc_khz_from_hypervisor();
-		}
-		if (!tsc_khz) {
-			tsc_khz_source = "the PIT";
-			tsc_khz = tsc_khz_from_pit();
-		}
-		if (!tsc_khz) {
-			/* Times read fast or slow; intervals still order. */
-			tsc_khz_source = "no source: 1 GHz assumed";
-			tsc_khz = 1000000;
-		}
+		/* Times read fast or slow; intervals still order. */
+		tsc_khz_source = "no source: 1 GHz assumed";
+		tsc_khz = 1000000;
 	}
 	tsc = rdtsc();
 	return tsc / tsc_khz * 1000000ULL + tsc % tsc_khz * 1000000ULL / tsc_khz;

@@ -62,6 +62,16 @@ def count_boot() -> int:
     return boots
 
 
+def stall_once(*results: str) -> None:
+    """The firmware's banner; on the first boot a hang, on a later one the
+    kernel's first line and @results."""
+    out(*AAVMF)
+    if count_boot() == 1:
+        leave_child_and_hang()
+    out("buddyboot: EFI entry")
+    ktap(*results)
+
+
 def scenario(name: str) -> None:
     """Play one scenario; return to end with the exit status given, or
     never return (hang, die)."""
@@ -199,17 +209,9 @@ def scenario(name: str) -> None:
         out(*AAVMF)
         leave_child_and_hang()
     elif name == "firmware-stall-once":
-        out(*AAVMF)
-        if count_boot() == 1:
-            leave_child_and_hang()
-        out("buddyboot: EFI entry")
-        three_ok()
+        stall_once("ok 1 alpha", "ok 2 beta", "ok 3 gamma")
     elif name == "firmware-stall-then-fail":
-        out(*AAVMF)
-        if count_boot() == 1:
-            leave_child_and_hang()
-        out("buddyboot: EFI entry")
-        ktap("ok 1 alpha", "not ok 2 beta", "ok 3 gamma")
+        stall_once("ok 1 alpha", "not ok 2 beta", "ok 3 gamma")
     elif name == "kernel-hang-once":
         out(*AAVMF, "buddyboot: EFI entry")
         if count_boot() == 1:
