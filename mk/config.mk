@@ -5,7 +5,8 @@
 #= PAGE_SIZE=4K|16K|64K          page size; 16K and 64K on aarch64 only
 #= MAX_PAGE_ORDER=n              largest buddy order; default from the arch's
 #=                               <asm/geometry.h>, checked at compile time
-#= FAULT=fail|hang|exception|early-poweroff|secondary-exception
+#= FAULT=fail|hang|exception|early-poweroff|secondary-exception|
+#=       nested-exception
 #=                               build an image that misbehaves on purpose,
 #=                               for the runner's own test (check-runner)
 #= BENCH=1                       build an image that measures instead of
@@ -54,7 +55,8 @@ SLAB_DEBUG	?=
 SPINLOCK_WAIT	?=
 NR_CPUS		?= 64
 LOTTERY		?=
-FAULTS		:= fail hang exception early-poweroff secondary-exception
+FAULTS		:= fail hang exception early-poweroff secondary-exception \
+		   nested-exception
 
 ifeq ($(filter $(ARCH),$(ARCHES)),)
 $(error ARCH=$(ARCH) is not a target; choose one of: $(ARCHES))

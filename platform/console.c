@@ -119,10 +119,18 @@ static void update_emergency(void)
 {
 	uintptr_t stride = port.reg_shift;
 
-	if (!have_port || port.port_io || port.drv->firmware) {
-		console_emergency.tx = 0;
-		return;
+	console_emergency.tx = 0;
+	console_emergency.fw_ext = 0;
+	if (have_port && port.drv->firmware && port.drv->emergency) {
+		uint64_t ext = 0, fid = 0;
+
+		port.drv->emergency(&port, &ext, &fid);
+		console_emergency.fw_fid = fid;
+		/* Last: fw_ext != 0 says the call is whole. */
+		console_emergency.fw_ext = ext;
 	}
+	if (!have_port || port.port_io || port.drv->firmware)
+		return;
 	console_emergency.status = port.base + ((uintptr_t)port.poll.status << stride);
 	console_emergency.mask = port.poll.mask;
 	console_emergency.ready = port.poll.ready;

@@ -7,9 +7,8 @@
  *
  * Each byte is one ecall: the Debug Console extension's write_byte
  * (SBI v2.0) where the firmware has it, else the legacy console_putchar
- * (SBI v0.1). No registers, so the stackless exception writers
- * (<platform/emergency.h>) have nothing to write to: an exception's
- * report goes out through the C handler's printk only.
+ * (SBI v0.1). No registers: the stackless writers (<platform/emergency.h>,
+ * vectors.S) make the same ecall, which needs no stack of ours.
  */
 #include <lib/errno.h>
 #include <platform/console.h>
@@ -48,6 +47,14 @@ static void sbi_console_putc(struct console_port *port, char c)
 		sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, (uint8_t)c, 0, 0);
 }
 
+static void sbi_console_emergency(const struct console_port *port,
+				  uint64_t *fw_ext, uint64_t *fw_fid)
+{
+	(void)port;
+	*fw_ext = sbi_console_ext;
+	*fw_fid = sbi_console_ext == SBI_EXT_DBCN ? SBI_DBCN_WRITE_BYTE : 0;
+}
+
 static const char *const sbi_console_compatible[] = { "ucb,htif0", NULL };
 
 CONSOLE_DRIVER(sbi_console_driver) = {
@@ -56,4 +63,5 @@ CONSOLE_DRIVER(sbi_console_driver) = {
 	.setup = sbi_console_setup,
 	.putc = sbi_console_putc,
 	.firmware = true,
+	.emergency = sbi_console_emergency,
 };

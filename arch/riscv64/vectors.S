@@ -84,16 +84,19 @@ trap_in_handler:
 
 /*
  * riscv_emergency_puts - write a string to the console with no stack and
- * no C: a0 = NUL-terminated string; clobbers t0-t4. The console is the
- * one the platform layer chose (<platform/emergency.h>: the early console,
- * then the device tree's); with none yet, nothing is written. The wait for
- * room is bounded and a faulting access skips the rest of the string.
+ * no C: a0 = NUL-terminated string; clobbers t0-t4, and a0, a1, a6 and a7
+ * on a firmware console. The console is the one the platform layer chose
+ * (<platform/emergency.h>: the early console, then the device tree's);
+ * with none yet, nothing is written. The wait for room is bounded and a
+ * faulting access skips the rest of the string. A console only the
+ * firmware reaches (the SBI's) takes an ecall per byte: the SBI keeps
+ * every register but a0 and a1, and uses no stack of ours.
  */
 	.globl	riscv_emergency_puts
 riscv_emergency_puts:
 	lla	t0, console_emergency
 	ld	t1, CONSOLE_EMERG_TX(t0)
-	beqz	t1, 4f
+	beqz	t1, 10f
 1:	lbu	t1, 0(a0)
 	beqz	t1, 4f
 	addi	a0, a0, 1
@@ -124,6 +127,17 @@ riscv_emergency_puts:
 	fixup	7b, 4f
 	j	1b
 4:	ret
+
+10:	ld	t1, CONSOLE_EMERG_FW_EXT(t0)
+	beqz	t1, 4b
+	mv	t2, a0
+11:	lbu	a0, 0(t2)
+	beqz	a0, 4b
+	addi	t2, t2, 1
+	ld	a7, CONSOLE_EMERG_FW_EXT(t0)
+	ld	a6, CONSOLE_EMERG_FW_FID(t0)
+	ecall
+	j	11b
 
 	.section .rodata
 nested_msg:

@@ -85,6 +85,14 @@ struct console_driver {
 	 * node no reg, and the stackless writers have none to use.
 	 */
 	bool firmware;
+	/*
+	 * Optional, for a firmware driver after its setup(): the firmware
+	 * call that sends a byte, for the stackless writers
+	 * (<platform/emergency.h>: @fw_ext and @fw_fid). Without it they
+	 * print nothing through this console.
+	 */
+	void (*emergency)(const struct console_port *port,
+			  uint64_t *fw_ext, uint64_t *fw_fid);
 };
 
 /* Registers a driver: a table in the image (linker section

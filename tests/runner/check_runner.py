@@ -52,6 +52,15 @@ FAULTS = {
 SECONDARY_FAULT = "secondary-exception"
 SECONDARY_FAULT_ARCHES = ("riscv64", "aarch64", "x86_64")
 SECONDARY_FAULT_EXPECTED = ("unexpected exception: 'EXCEPTION: cpu 1 ",)
+# The targets whose trap entry has a stackless path for an exception
+# inside the handler, for the image that takes one: the runner must fail
+# it quoting the fixed line the stackless writer prints, on the default
+# board's UART and on each board whose console is the firmware's
+# (BOARD_EARLYCON := sbi: the writer's firmware call).
+NESTED_FAULT = "nested-exception"
+NESTED_FAULT_ARCHES = ("riscv64", "aarch64")
+NESTED_FAULT_EXPECTED = ("unexpected exception: 'EXCEPTION: fault inside "
+                         "the exception handler",)
 # Through a loader, the image that fails one case; a loader takes seconds
 # to reach the kernel, and the image ends the run as soon as it has failed.
 LOADER_FAULT = "fail"
@@ -62,18 +71,37 @@ LOADER_TIMEOUT = 60
 NO_EXIT_EXPECTED = ("not ok: ", "reported FAIL on its console")
 
 
-def no_exit_boards(arch: str) -> list[str]:
-    """The boards of arch whose file says BOARD_EXIT_DEVICE := none."""
+def boards_saying(arch: str, variable: str, value: str) -> list[str]:
+    """The boards of arch whose file says variable := value."""
     folder = os.path.join("boards", arch)
     names = sorted(os.listdir(folder)) if os.path.isdir(folder) else []
+    line = re.compile(rf"^{variable}\s*:=\s*{re.escape(value)}\s*$", re.M)
     found = []
     for name in names:
         if not name.endswith(".mk"):
             continue
         with open(os.path.join(folder, name), encoding="utf-8") as f:
-            if re.search(r"^BOARD_EXIT_DEVICE\s*:=\s*none\s*$", f.read(), re.M):
+            if line.search(f.read()):
                 found.append(name[:-3])
     return found
+
+
+def no_exit_boards(arch: str) -> list[str]:
+    """The boards of arch whose file says BOARD_EXIT_DEVICE := none."""
+    return boards_saying(arch, "BOARD_EXIT_DEVICE", "none")
+
+
+def nested_fault_boards(arch: str) -> list[str]:
+    """Where arch's nested-exception image boots: "" (the default board)
+    and each board whose console is the firmware's; none without a
+    stackless path."""
+    if arch not in NESTED_FAULT_ARCHES:
+        return []
+    return [""] + boards_saying(arch, "BOARD_EARLYCON", "sbi")
+
+
+def nested_fault_run(board: str) -> str:
+    return f"{board}-{NESTED_FAULT}" if board else NESTED_FAULT
 
 
 # Machines the boot must refuse (mk/selftest.mk builds their DTBs), and
@@ -144,6 +172,11 @@ def write_matrix(path: str, targets: dict[str, list[str]]) -> None:
                 f.write(f"check-runner-{arch}-{SECONDARY_FAULT} ARCH={arch} "
                         f"PAGE_SIZE=4K SMP=2 MEM=128M FAULT={SECONDARY_FAULT} "
                         f"TIMEOUT={FAULT_TIMEOUT}\n")
+            for board in nested_fault_boards(arch):
+                f.write(f"check-runner-{arch}-{nested_fault_run(board)} "
+                        f"ARCH={arch} PAGE_SIZE=4K "
+                        f"{f'BOARD={board} ' if board else ''}"
+                        f"FAULT={NESTED_FAULT} TIMEOUT={FAULT_TIMEOUT}\n")
             for boot in boots:
                 f.write(f"check-runner-{arch}-{boot}-{LOADER_FAULT} "
                         f"ARCH={arch} PAGE_SIZE=4K BOOT={boot} "
@@ -167,7 +200,7 @@ def main() -> int:
     if os.path.exists(report_path):
         os.remove(report_path)
     faults = sum(len(FAULTS) + len(boots) + (arch in SECONDARY_FAULT_ARCHES)
-                 + len(no_exit_boards(arch))
+                 + len(no_exit_boards(arch)) + len(nested_fault_boards(arch))
                  for arch, boots in targets.items())
     refusals = len(REFUSALS) if REFUSE_ARCH in targets else 0
     ktap = KtapWriter(len(targets) + faults + refusals + 1)
@@ -198,6 +231,9 @@ def main() -> int:
         failures += [(f"{board}-{LOADER_FAULT}", f"{board}_{LOADER_FAULT}",
                       FAULTS[LOADER_FAULT] + NO_EXIT_EXPECTED)
                      for board in no_exit_boards(arch)]
+        failures += [(nested_fault_run(board), nested_fault_run(board),
+                      NESTED_FAULT_EXPECTED)
+                     for board in nested_fault_boards(arch)]
         for run, case, expected in failures:
             got = results.get(f"check-runner-{arch}-{run}")
             reasons = "; ".join(got["reasons"]) if got else ""
