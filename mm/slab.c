@@ -1106,7 +1106,7 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 }
 
 static void slab_cpu_dead(unsigned int cpu);
-static void kmalloc_class_init(void);
+static void kmalloc_class_check(void);
 
 void kmem_cache_init(void)
 {
@@ -1117,7 +1117,7 @@ void kmem_cache_init(void)
 		slab_list_init(&slab_caches);
 		/* First: the table's unit is the least slab order. */
 		slab_tab_init();
-		kmalloc_class_init();
+		kmalloc_class_check();
 		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
 			struct kmem_cache *cache = &kmalloc_caches[i];
 			char name[32];
@@ -1502,24 +1502,61 @@ static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 }
 
 /*
- * The class of each size, by 8-byte steps (<mm/slab_fast.h>). Filled by
- * kmem_cache_init() before any CPU has a slab: the fast path uses what it
- * reads only once its CPU's cursor is set, after that CPU's own call to
- * it. Before, every entry names the first class, whose cursor is unset.
+ * The class of each size, by 8-byte steps (<mm/slab_fast.h>): entry i
+ * serves sizes up to 8 * (i + 1), so the class of 2^s bytes (s > 3)
+ * serves entries 2^(s - 4) to 2^(s - 3) - 1. Written out by the
+ * compiler, up to the largest class; kmalloc_class_check() proves each
+ * entry against kmalloc_index().
  */
-uint8_t kmalloc_class_shift[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE] = {
-	[0 ... KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE - 1] = KMALLOC_SHIFT_LOW
+_Static_assert(KMALLOC_MIN_SIZE == 8 && KMALLOC_SHIFT_LOW == 3,
+	       "kmalloc_class_shift[] is written for 8-byte steps from 8 bytes");
+#define KMALLOC_CLASS(s)	[1UL << ((s) - 4) ... (1UL << ((s) - 3)) - 1] = (s)
+
+const uint8_t kmalloc_class_shift[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE] = {
+	[0] = KMALLOC_SHIFT_LOW,
+	KMALLOC_CLASS(4), KMALLOC_CLASS(5), KMALLOC_CLASS(6), KMALLOC_CLASS(7),
+	KMALLOC_CLASS(8), KMALLOC_CLASS(9),
+#if KMALLOC_SHIFT_HIGH >= 10
+	KMALLOC_CLASS(10),
+#endif
+#if KMALLOC_SHIFT_HIGH >= 11
+	KMALLOC_CLASS(11),
+#endif
+#if KMALLOC_SHIFT_HIGH >= 12
+	KMALLOC_CLASS(12),
+#endif
+#if KMALLOC_SHIFT_HIGH >= 13
+	KMALLOC_CLASS(13),
+#endif
+#if KMALLOC_SHIFT_HIGH >= 14
+	KMALLOC_CLASS(14),
+#endif
+#if KMALLOC_SHIFT_HIGH >= 15
+	KMALLOC_CLASS(15),
+#endif
+#if KMALLOC_SHIFT_HIGH >= 16
+	KMALLOC_CLASS(16),
+#endif
+#if KMALLOC_SHIFT_HIGH < 9 || KMALLOC_SHIFT_HIGH > 16
+#error "kmalloc_class_shift[]: add the classes of this page size"
+#endif
 };
 
-static void kmalloc_class_init(void)
+/* Every entry of kmalloc_class_shift[] is its sizes' class. */
+static void kmalloc_class_check(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(kmalloc_class_shift); i++)
-		kmalloc_class_shift[i] = (uint8_t)(KMALLOC_SHIFT_LOW +
-			kmalloc_index((i + 1) * KMALLOC_MIN_SIZE));
+		if (kmalloc_class_shift[i] != KMALLOC_SHIFT_LOW +
+		    kmalloc_index((i + 1) * KMALLOC_MIN_SIZE))
+			panic("slab: kmalloc_class_shift[%zu] is %u, not the "
+			      "class of %zu bytes", i, kmalloc_class_shift[i],
+			      (i + 1) * KMALLOC_MIN_SIZE);
 }
 
 static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
 {
+	/* Before the cache is read: the first call may be this CPU's. */
+	kmem_cache_init();
 	return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
 }
 

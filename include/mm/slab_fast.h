@@ -229,11 +229,11 @@ extern struct slab_tab slab_tab;
  * The class of each size, by 8-byte steps: kmalloc_class_shift[(size -
  * 1) / 8] is log2 of the class's object size for 1..KMALLOC_MAX_CACHE_SIZE
  * bytes, its index plus KMALLOC_SHIFT_LOW: the fast path scales the
- * object's number by it as it is. KMALLOC_SHIFT_LOW (the first class)
- * until kmem_cache_init(); a CPU's cursors are set only after its own
- * call.
+ * object's number by it as it is. Constant, made by the compiler (mm/slab.c),
+ * so that the first kmalloc() of several CPUs at once reads nothing that
+ * kmem_cache_init() writes.
  */
-extern uint8_t kmalloc_class_shift[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
+extern const uint8_t kmalloc_class_shift[KMALLOC_MAX_CACHE_SIZE / KMALLOC_MIN_SIZE];
 
 /* The general ways: every check, every case (mm/slab.c). */
 void *__kmalloc(size_t size, gfp_t gfp);

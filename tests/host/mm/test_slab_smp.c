@@ -79,7 +79,8 @@ static void fail_at(int line)
 
 #define CHECK(cond) do { if (!(cond)) { fail_at(__LINE__); return NULL; } } while (0)
 
-static bool machine(void)
+/* The bank handed off, the slab allocator not set up yet. */
+static bool machine_fresh(void)
 {
 	machine_map(4 * SZ_1G);
 	bank = phys_to_virt(2 * SZ_1G);
@@ -88,8 +89,15 @@ static bool machine(void)
 	owned = calloc(BANK_MIB * SZ_1M / 8 / 64, sizeof(uint64_t));
 	memset(table, 0, sizeof(table));
 	failed = 0;
-	kmem_cache_init();	/* the slab table, kept */
 	return owned != NULL;
+}
+
+static bool machine(void)
+{
+	if (!machine_fresh())
+		return false;
+	kmem_cache_init();	/* the slab table, kept */
+	return true;
 }
 
 /* Object header: its size and a seed; the rest a pattern of both. */
@@ -677,6 +685,50 @@ static bool fast_path_answers_requests(void)
 }
 
 /*
+ * Threads whose very first call into the allocator is kmalloc(), all at
+ * once, on a fresh machine: one of them sets the slab allocator up while
+ * the others' fast paths and general ways look at it. ThreadSanitizer
+ * fails the suite if any of them reads what the set-up writes without
+ * waiting for it.
+ */
+#define FIRST_THREADS	8
+
+static pthread_barrier_t first_start;
+
+static void *first_kmallocs(void *arg)
+{
+	unsigned int t = (unsigned int)(uintptr_t)arg;
+
+	pthread_barrier_wait(&first_start);
+	for (unsigned int i = 0; i < 100; i++) {
+		void *p = kmalloc(8U << ((t + i) % 10), GFP_KERNEL);
+
+		CHECK(p != NULL);
+		kfree(p);
+	}
+	return NULL;
+}
+
+static bool first_kmallocs_at_once(void)
+{
+	pthread_t t[FIRST_THREADS];
+
+	if (!machine_fresh())
+		return false;
+	pthread_barrier_init(&first_start, NULL, FIRST_THREADS);
+	for (unsigned int i = 0; i < FIRST_THREADS; i++)
+		EXPECT(!pthread_create(&t[i], NULL, first_kmallocs,
+				       (void *)(uintptr_t)i), "thread %u", i);
+	for (unsigned int i = 0; i < FIRST_THREADS; i++)
+		pthread_join(t[i], NULL);
+	pthread_barrier_destroy(&first_start);
+	free(owned);
+	EXPECT(!failed, "a thread failed at test_slab_smp.c:%d", failed);
+	EXPECT(slab_check() == 0 && page_alloc_check() == 0, "checks");
+	return true;
+}
+
+/*
  * Every thread above began with a fast path on the per-CPU section, no
  * CPU's (arch/host/smp.c): none of them may have written it.
  */
@@ -688,6 +740,7 @@ static bool no_cpus_area_stays_zero(void)
 }
 
 static const struct host_test tests[] = {
+	HOST_TEST(first_kmallocs_at_once),
 	HOST_TEST(cross_cpu_churn),
 	HOST_TEST(threads_come_and_go),
 	HOST_TEST(producer_consumer),
