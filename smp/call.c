@@ -17,12 +17,20 @@
  * (acquire) and scanning its slots: a post that lands after the exchange
  * leaves the count non-zero, so the next poll finds it.
  *
- * Presence is written PRESENT -> AWAY by its CPU alone (release: what it
- * did to its data before going away is seen by whoever serves it), AWAY ->
- * SERVED by a sender with compare-and-swap (acquire), SERVED -> AWAY by
- * that sender (release), and AWAY -> PRESENT by its CPU with
- * compare-and-swap (acquire: it sees what the sender did). So at any time
- * either the CPU or one sender owns the CPU's data, never both.
+ * Presence is written PRESENT -> AWAY by its CPU (compare-and-swap,
+ * release: what it did to its data before going away is seen by whoever
+ * serves it), AWAY -> SERVED by a sender with compare-and-swap (acquire),
+ * SERVED -> AWAY by that sender (release), and AWAY -> PRESENT by its CPU
+ * with compare-and-swap (acquire: it sees what the sender did). So at any
+ * time either the CPU or one sender owns the CPU's data, never both.
+ * Where the arch says a CPU may block outside buddyboot's code
+ * (ARCH_HAS_CPU_HOLD, <arch/smp.h>: a host thread in a barrier), a sender
+ * whose request has waited SMP_HOLD_AFTER_NS also tries PRESENT -> SERVED
+ * (compare-and-swap, acquire) and asks the arch to hold the CPU there:
+ * if it cannot, the sender puts PRESENT back at once; if it can, the CPU
+ * waits at its next use of its data (smp_cpu_wait_unheld()) until the
+ * sender's SERVED -> PRESENT (release). Its own PRESENT -> AWAY waits the
+ * same way, so that a CPU held there never goes away under its sender.
  *
  * Waits poll this CPU's own box and relax; each has a deadline of
  * smp_request_timeout_ns, after which a request still POSTED is withdrawn
@@ -116,11 +124,34 @@ void smp_request_poll_opened(void)
 		smp_request_poll();
 }
 
+/* How long a request waits before its sender tries to hold a CPU blocked
+ * elsewhere (ARCH_HAS_CPU_HOLD), and then between tries. */
+#define SMP_HOLD_AFTER_NS	1000000ULL
+
 void smp_cpu_away(void)
 {
-	/* Release: this CPU's work on its data before anyone serves it. */
-	__atomic_store_n(&this_cpu_ptr(&request_box)->presence, CPU_AWAY,
-			 __ATOMIC_RELEASE);
+	int *presence = &this_cpu_ptr(&request_box)->presence;
+
+	for (;;) {
+		int seen = CPU_PRESENT;
+
+		/* Release: this CPU's work on its data before anyone serves it. */
+		if (__atomic_compare_exchange_n(presence, &seen, CPU_AWAY,
+						false, __ATOMIC_RELEASE,
+						__ATOMIC_RELAXED) ||
+		    seen == CPU_AWAY)
+			return;
+		arch_cpu_relax();	/* SERVED: a sender tries to hold it */
+	}
+}
+
+void smp_cpu_wait_unheld(unsigned int cpu)
+{
+	int *presence = &per_cpu_ptr(&request_box, cpu)->presence;
+
+	/* Acquire: what the sender did on this CPU's behalf. */
+	while (__atomic_load_n(presence, __ATOMIC_ACQUIRE) == CPU_SERVED)
+		arch_cpu_relax();
 }
 
 void smp_cpu_back(void)
@@ -140,22 +171,54 @@ void smp_cpu_back(void)
 	}
 }
 
-/* Take away CPU @cpu for this sender: true if it was away. */
-static bool hold_away(unsigned int cpu)
+/* How a sender holds a CPU: not, because it said it is away, or because
+ * the arch found it blocked elsewhere. */
+enum held { NOT_HELD, HELD_AWAY, HELD_BLOCKED };
+
+/*
+ * Take CPU @cpu for this sender, if it is away, or, once *@next_try has
+ * come (then pushed SMP_HOLD_AFTER_NS on), if the arch finds it blocked
+ * outside buddyboot's code. The sender then runs the CPU's requests and
+ * release_cpu()s it.
+ */
+static enum held hold_cpu(unsigned int cpu, uint64_t *next_try)
 {
 	int *presence = &per_cpu_ptr(&request_box, cpu)->presence;
 	int seen = CPU_AWAY;
 
-	return __atomic_load_n(presence, __ATOMIC_RELAXED) == CPU_AWAY &&
-	       __atomic_compare_exchange_n(presence, &seen, CPU_SERVED, false,
-					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	if (__atomic_load_n(presence, __ATOMIC_RELAXED) == CPU_AWAY &&
+	    __atomic_compare_exchange_n(presence, &seen, CPU_SERVED, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return HELD_AWAY;
+#ifdef ARCH_HAS_CPU_HOLD
+	if (arch_clock_ns() < *next_try)
+		return NOT_HELD;
+	*next_try = arch_clock_ns() + SMP_HOLD_AFTER_NS;
+	seen = CPU_PRESENT;
+	if (__atomic_compare_exchange_n(presence, &seen, CPU_SERVED, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (arch_cpu_hold(cpu))
+			return HELD_BLOCKED;
+		__atomic_store_n(presence, CPU_PRESENT, __ATOMIC_RELAXED);
+	}
+#else
+	(void)next_try;
+#endif
+	return NOT_HELD;
 }
 
-static void release_away(unsigned int cpu)
+static void release_cpu(unsigned int cpu, enum held how)
 {
 	/* Release: what this sender did on the CPU's behalf. */
-	__atomic_store_n(&per_cpu_ptr(&request_box, cpu)->presence, CPU_AWAY,
+	__atomic_store_n(&per_cpu_ptr(&request_box, cpu)->presence,
+			 how == HELD_AWAY ? CPU_AWAY : CPU_PRESENT,
 			 __ATOMIC_RELEASE);
+}
+
+/* When a sender first tries to hold a CPU blocked elsewhere. */
+static uint64_t first_hold_try(void)
+{
+	return arch_clock_ns() + SMP_HOLD_AFTER_NS;
 }
 
 static void post(unsigned int cpu, unsigned int me, smp_request_fn fn,
@@ -258,17 +321,21 @@ unsigned int smp_request_cpus(const cpumask_t *cpus, smp_request_fn fn,
 		deadline = deadline_from_now();
 	for (cpu = 0; others && cpu < NR_CPUS; cpu++) {
 		struct request_slot *s;
+		uint64_t next_hold;
+		enum held how;
 
 		if (cpu == me || !cpumask_test_cpu(cpu, cpus))
 			continue;
 		s = &per_cpu_ptr(&request_box, cpu)->slot[me];
 		if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) == SLOT_FREE)
 			continue;
+		next_hold = first_hold_try();
 		/* Acquire: pairs with the runner's release of DONE. */
 		while (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != SLOT_DONE) {
-			if (hold_away(cpu)) {
+			how = hold_cpu(cpu, &next_hold);
+			if (how != NOT_HELD) {
 				run_slot(s, cpu);
-				release_away(cpu);
+				release_cpu(cpu, how);
 				continue;
 			}
 			/* Gone (a host thread's exit): its hooks emptied it. */
@@ -296,14 +363,16 @@ void spin_lock_polling(spinlock_t *lock)
 
 /*
  * Stopping the others: a request whose function parks its CPU until the
- * stopper resumes it. A CPU that is away is held SERVED instead. The
- * stopper learns that a CPU stopped from its slot: CLAIMED (the claim's
- * release makes what that CPU did before visible), or held by itself.
+ * stopper resumes it. A CPU that is away, or blocked elsewhere
+ * (ARCH_HAS_CPU_HOLD), is held SERVED instead. The stopper learns that a
+ * CPU stopped from its slot: CLAIMED (the claim's release makes what that
+ * CPU did before visible), or held by itself.
  * Everything below is the stopper's, under stop_lock.
  */
 static DEFINE_SPINLOCK(stop_lock);
 static unsigned long stop_gen;		/* written by the stopper */
-static cpumask_t stop_posted, stop_held;
+/* Asked to stop; held by the stopper (away, or blocked elsewhere). */
+static cpumask_t stop_posted, stop_held, stop_held_blocked;
 
 static void park(unsigned int cpu, void *arg)
 {
@@ -325,6 +394,7 @@ unsigned int smp_stop_others(cpumask_t *stopped)
 	spin_lock_polling(&stop_lock);
 	cpumask_clear(&stop_posted);
 	cpumask_clear(&stop_held);
+	cpumask_clear(&stop_held_blocked);
 	for_each_online_cpu(cpu) {
 		if (cpu == me)
 			continue;
@@ -335,18 +405,24 @@ unsigned int smp_stop_others(cpumask_t *stopped)
 	}
 	for (cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct request_slot *s;
+		uint64_t next_hold;
+		enum held how;
 
 		if (!cpumask_test_cpu(cpu, &stop_posted))
 			continue;
 		s = &per_cpu_ptr(&request_box, cpu)->slot[me];
+		next_hold = first_hold_try();
 		/* Acquire: pairs with the claim (run_slot()). */
 		while (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) ==
 		       SLOT_POSTED) {
-			if (hold_away(cpu)) {
+			how = hold_cpu(cpu, &next_hold);
+			if (how != NOT_HELD) {
 				/* Ours alone while held: no claim can race. */
 				__atomic_store_n(&s->state, SLOT_CLAIMED,
 						 __ATOMIC_RELAXED);
 				cpumask_set_cpu(cpu, &stop_held);
+				if (how == HELD_BLOCKED)
+					cpumask_set_cpu(cpu, &stop_held_blocked);
 				break;
 			}
 			if ((!cpu_online(cpu) || arch_clock_ns() > deadline) &&
@@ -387,7 +463,8 @@ void smp_resume_others(void)
 			continue;
 		s = &per_cpu_ptr(&request_box, cpu)->slot[me];
 		if (cpumask_test_cpu(cpu, &stop_held)) {
-			release_away(cpu);
+			release_cpu(cpu, cpumask_test_cpu(cpu, &stop_held_blocked)
+					 ? HELD_BLOCKED : HELD_AWAY);
 		} else {
 			while (__atomic_load_n(&s->state, __ATOMIC_ACQUIRE) !=
 			       SLOT_DONE)

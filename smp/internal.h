@@ -23,6 +23,13 @@ bool smp_call_poll(void);
  * smp_stop_others() in progress (call.c), which did not count it.
  */
 void smp_stop_wait(void);
+/*
+ * smp_cpu_wait_unheld - on CPU @cpu, before it touches its per-CPU data
+ * again: wait while a sender holds it (call.c; ARCH_HAS_CPU_HOLD), with
+ * acquire, so that what the sender did on its behalf is seen. Reaches
+ * the CPU's presence through per_cpu_ptr(), not this CPU's offset.
+ */
+void smp_cpu_wait_unheld(unsigned int cpu);
 /* Whether an on_each_cpu() request waits for this CPU (call.c). */
 bool smp_call_pending(void);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <arch/console.h>
+#include "cpu_hold.h"
 #include "host.h"
 
 static char capture[16384];
@@ -28,8 +29,12 @@ void arch_console_putc(char c)
 		capture[capture_len++] = c;
 		capture[capture_len] = '\0';
 	}
-	if (!quiet)
+	if (!quiet) {
+		/* A write may sleep: say so (cpu_hold.h). */
+		host_blocking_begin();
 		fputc(c, to_stdout ? stdout : stderr);
+		host_blocking_end();
+	}
 }
 
 void host_console_capture_start(bool silence)

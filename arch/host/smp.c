@@ -21,7 +21,8 @@
  * thread cannot be interrupted to run it. smp.h says so. Per-CPU requests
  * (smp/call.c) work as on bare metal: a thread answers them at its poll
  * points, and one blocked outside the allocator (a barrier, a join) is
- * away for its senders to serve if it said so with smp_cpu_away(). An
+ * served by its senders, away if it said so with smp_cpu_away(), else
+ * held once found asleep outside buddyboot's code (cpu_hold.c). An
  * exiting thread is away from its CPU-dead hooks on.
  */
 #include <pthread.h>
@@ -34,12 +35,14 @@
 #include <arch/smp.h>
 #include <smp/smp.h>
 #include "../../smp/internal.h"
+#include "cpu_hold.h"
 
 #define MAX_CPU_DEAD_HOOKS	8
 
 HOST_TLS unsigned long host_percpu_offset;
 HOST_TLS unsigned int host_relax_turns;
 static __thread unsigned int host_cpu_id;
+static __thread bool host_cpu_numbered;	/* host_cpu_id is this thread's */
 
 /* Everything below is under cpus_lock. */
 static pthread_mutex_t cpus_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -68,11 +71,30 @@ static void too_many_threads(void)
 	arch_poweroff(POWEROFF_FAIL);
 }
 
+/* cpus_lock, as a blocking call of buddyboot's (cpu_hold.h). */
+static void lock_cpus(void)
+{
+	host_blocking_begin();
+	pthread_mutex_lock(&cpus_lock);
+}
+
+static void unlock_cpus(void)
+{
+	pthread_mutex_unlock(&cpus_lock);
+	host_blocking_end();
+}
+
 unsigned long host_cpu_register(void)
 {
 	size_t size = percpu_area_size();
 	unsigned int cpu;
 
+	if (host_cpu_numbered) {
+		/* Held while it blocked (cpu_hold.c): wait, take it back. */
+		smp_cpu_wait_unheld(host_cpu_id);
+		arch_set_percpu_offset(__per_cpu_offset[host_cpu_id]);
+		return __per_cpu_offset[host_cpu_id];
+	}
 	pthread_once(&cpu_exit_key_once, make_cpu_exit_key);
 	pthread_mutex_lock(&cpus_lock);
 	for (cpu = 0; cpu < NR_CPUS && cpu_taken[cpu]; cpu++)
@@ -93,7 +115,9 @@ unsigned long host_cpu_register(void)
 	pthread_mutex_unlock(&cpus_lock);
 
 	host_cpu_id = cpu;
-	host_percpu_offset = __per_cpu_offset[cpu];
+	host_cpu_numbered = true;
+	arch_set_percpu_offset(__per_cpu_offset[cpu]);
+	host_cpu_hold_register(cpu);
 	*this_cpu_ptr(&cpu_number) = cpu;
 	/* A number given out again: its last thread left it away. */
 	smp_cpu_back();
@@ -103,7 +127,7 @@ unsigned long host_cpu_register(void)
 	smp_stop_wait();
 	/* Any non-NULL value: the destructor runs only for those. */
 	pthread_setspecific(cpu_exit_key, (void *)1);
-	return host_percpu_offset;
+	return __per_cpu_offset[cpu];
 }
 
 bool host_percpu_section_untouched(void)
@@ -121,10 +145,10 @@ static void cpu_exit(void *value)
 	void (*hooks[MAX_CPU_DEAD_HOOKS])(unsigned int cpu);
 
 	(void)value;
-	pthread_mutex_lock(&cpus_lock);
+	lock_cpus();
 	n = nr_cpu_dead_hooks;
 	memcpy(hooks, cpu_dead_hooks, sizeof(hooks));
-	pthread_mutex_unlock(&cpus_lock);
+	unlock_cpus();
 	for (unsigned int i = 0; i < n; i++)
 		hooks[i](cpu);
 
@@ -132,16 +156,18 @@ static void cpu_exit(void *value)
 	 * senders until it is offline (smp.h). */
 	smp_cpu_away();
 	smp_set_online(cpu, false);
+	/* Away: no sender holds it any more (cpu_hold.c). */
+	host_cpu_hold_forget(cpu);
 	pthread_mutex_lock(&cpus_lock);
 	cpu_taken[cpu] = false;
 	pthread_mutex_unlock(&cpus_lock);
-	host_percpu_offset = 0;		/* not numbered, no CPU's area again */
+	host_cpu_numbered = false;
+	arch_set_percpu_offset(0);	/* not numbered, no CPU's area again */
 }
 
 unsigned int smp_processor_id(void)
 {
-	if (__builtin_expect(!host_percpu_offset, 0))
-		host_cpu_register();
+	arch_percpu_offset();	/* numbers this thread, or waits out a hold */
 	return host_cpu_id;
 }
 
@@ -153,15 +179,15 @@ void smp_prepare_boot_cpu(unsigned long hwid)
 
 void smp_register_cpu_dead(void (*fn)(unsigned int cpu))
 {
-	pthread_mutex_lock(&cpus_lock);
+	lock_cpus();
 	if (nr_cpu_dead_hooks == MAX_CPU_DEAD_HOOKS) {
-		pthread_mutex_unlock(&cpus_lock);
+		unlock_cpus();
 		fprintf(stderr, "PANIC: more than %d cpu-dead hooks\n",
 			MAX_CPU_DEAD_HOOKS);
 		arch_poweroff(POWEROFF_FAIL);
 	}
 	cpu_dead_hooks[nr_cpu_dead_hooks++] = fn;
-	pthread_mutex_unlock(&cpus_lock);
+	unlock_cpus();
 }
 
 void on_each_cpu(void (*fn)(void *arg), void *arg, bool wait)

@@ -62,6 +62,24 @@
  * Without it, no CPU is ever held (riscv64's harts that lose its entry
  * lottery are still started through SBI HSM).
  *
+ * Optional: CPUs that block outside buddyboot's code. An arch whose CPUs
+ * may sit in code that is not buddyboot's, reaching no poll point, for
+ * as long as they like (the host: a thread in a barrier, a join, a
+ * sleep) defines ARCH_HAS_CPU_HOLD in <asm/smp.h> and provides
+ *
+ *   bool arch_cpu_hold(unsigned int cpu);
+ *       Called by a sender that has made CPU @cpu's presence its own
+ *       (smp/call.c: PRESENT -> SERVED), once a request to it has waited
+ *       a millisecond. True when CPU @cpu is blocked outside buddyboot's
+ *       code and, from now on, its next use of any per-CPU data first
+ *       waits in smp_cpu_wait_unheld() (smp/internal.h) until the sender
+ *       lets go: the sender then runs its requests on its behalf, as for
+ *       a CPU that said it is away. False changes nothing for the CPU
+ *       beyond, at most, one detour through that wait.
+ *
+ * Without it, a CPU that neither polls nor says it is away cannot answer
+ * (include/smp/smp.h, "The limit").
+ *
  * Out of line, below: starting a secondary CPU, and a clock for timeouts.
  *
  * The bring-up contract. smp_init() (smp/smp.c) fills a struct

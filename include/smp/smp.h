@@ -114,15 +114,19 @@ static inline bool cpumask_test_cpu(unsigned int cpu, const cpumask_t *m)
  * per-CPU data until smp_cpu_back()": secondary CPUs while they idle, a
  * host thread around a blocking wait (a barrier, a join). Requests to it
  * are then run by their senders; smp_cpu_back() waits for one in progress.
+ * Where the arch can tell that a CPU is blocked outside buddyboot's code
+ * (ARCH_HAS_CPU_HOLD, <arch/smp.h>: the host), a sender whose request has
+ * waited a millisecond holds such a CPU as if it were away, without its
+ * saying so, and the CPU waits for it at its next use of per-CPU data.
  *
- * The limit: a CPU that is neither away nor reaches a poll point (one
- * busy in a loop that polls nothing) cannot answer. A sender waits up to
- * smp_request_timeout_ns, then withdraws its request, names the CPU on
- * the console and counts it in the return value: never a hang, never a
- * silent success. Its caller says what that CPU keeps.
+ * The limit: a CPU that is neither away, nor held, nor reaches a poll
+ * point (one busy in a loop that polls nothing) cannot answer. A sender
+ * waits up to smp_request_timeout_ns, then withdraws its request, names
+ * the CPU on the console and counts it in the return value: never a
+ * hang, never a silent success. Its caller says what that CPU keeps.
  *
  * Rules for @fn: it runs at a poll point of the target, or on the sender
- * for an away target, so it must only touch CPU @cpu's own data and take
+ * for an away or held target, so it must only touch CPU @cpu's own data and take
  * leaf locks (the zone lock), never wait for another CPU and never send a
  * request itself (that panics). Senders hold no lock across
  * smp_request_cpus() that a poll point's CPU may be spinning for, except

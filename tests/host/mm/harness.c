@@ -66,6 +66,14 @@ static void print_captured(void)
 	}
 }
 
+static const char *skip_reason;	/* set by the running case */
+
+bool host_test_skip(const char *reason)
+{
+	skip_reason = reason;
+	return true;
+}
+
 int host_test_main(const struct host_test *tests, size_t n)
 {
 	struct ktap k;
@@ -82,11 +90,15 @@ int host_test_main(const struct host_test *tests, size_t n)
 		slab_reset_for_test();
 		host_set_phys_offset(0);
 		host_console_capture_start(true);
+		skip_reason = NULL;
 		ok = tests[i].run();
 		host_console_capture_stop();
 		if (!ok)
 			print_captured();
-		ktap_result(&k, ok, tests[i].name);
+		if (ok && skip_reason)
+			ktap_skip(&k, tests[i].name, skip_reason);
+		else
+			ktap_result(&k, ok, tests[i].name);
 		unmap_all();
 	}
 	ktap_diag("%u passed, %u failed", k.number - k.failed, k.failed);

@@ -36,6 +36,16 @@ struct host_test {
 		}							\
 	} while (0)
 
+/*
+ * host_test_skip - from a case: report it skipped, for @reason (a string
+ * that lives on), rather than passed. Return: true, for the case to return.
+ */
+bool host_test_skip(const char *reason);
+
+/* Why a case that needs a held CPU (ARCH_HAS_CPU_HOLD) skips without one. */
+#define NO_CPU_HOLD	"no arch_cpu_hold() in this build: ThreadSanitizer's " \
+			"runtime may sleep inside buddyboot's code"
+
 /* host_test_main - run @n cases, print KTAP. Return: the exit status. */
 int host_test_main(const struct host_test *tests, size_t n);
 

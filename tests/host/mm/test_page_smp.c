@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <string.h>
+#include <arch/smp.h>
 #include <smp/smp.h>
 #include "../../../mm/page_pcp.h"
 #include "smp_util.h"
@@ -875,6 +876,86 @@ static bool busy_cpu_keeps_its_pages(void)
 	return all_back(&own);
 }
 
+/*
+ * A CPU that holds cached pages and then blocks in its
+ * program's own wait (a plain barrier: it does not say it is away) is
+ * held by the CPUs that need it (arch/host/cpu_hold.c): the checker stops
+ * it at once, and the exhaustion drains it and gets every page promised.
+ * With the hold gone, each would wait out the request timeout (2 s here)
+ * and the exhaustion would come up short by what that CPU caches.
+ */
+struct blocked_cpu {
+	pthread_barrier_t cached, done;
+	unsigned int cpu;
+};
+
+static void *cache_then_block(void *arg)
+{
+	struct blocked_cpu *b = arg;
+	struct page *p[8];
+
+	for (unsigned int i = 0; i < 8; i++)
+		p[i] = alloc_pages(0, i % NR_PCP_ORDERS);
+	for (unsigned int i = 0; i < 8; i++)
+		__free_pages(p[i], i % NR_PCP_ORDERS);
+	b->cpu = smp_processor_id();
+	pthread_barrier_wait(&b->cached);
+	pthread_barrier_wait(&b->done);
+	/* Back from the hold: its own lists again, with a block each way. */
+	p[0] = alloc_pages(0, 0);
+	__free_pages(p[0], 0);
+	return NULL;
+}
+
+static bool blocked_cpu_gives_its_pages(void)
+{
+	uint64_t saved = smp_request_timeout_ns, took;
+	struct blocked_cpu b = { 0 };
+	unsigned long want, got = 0, cached;
+	struct page **pages;
+	struct owners own;
+	bool checked, unanswered;
+	pthread_t t;
+
+#ifndef ARCH_HAS_CPU_HOLD
+	return host_test_skip(NO_CPU_HOLD);
+#endif
+	if (!smp_machine(&own))
+		return false;
+	pthread_barrier_init(&b.cached, NULL, 2);
+	pthread_barrier_init(&b.done, NULL, 2);
+	EXPECT(!pthread_create(&t, NULL, cache_then_block, &b), "thread");
+	pthread_barrier_wait(&b.cached);
+	cached = pcp_pages_elsewhere();
+	smp_request_timeout_ns = 2000ULL * 1000 * 1000;
+	console_clear();
+	took = arch_clock_ns();
+	checked = page_alloc_check() == 0;
+	took = arch_clock_ns() - took;
+	want = promised(0);
+	pages = calloc(want + 1, sizeof(*pages));
+	while (got <= want && (pages[got] = alloc_pages(__GFP_NOWARN, 0)))
+		got++;
+	unanswered = console_says("did not");
+	smp_request_timeout_ns = saved;
+	for (unsigned long i = got; i; i--)
+		__free_pages(pages[i - 1], 0);
+	free(pages);
+	/* Let the thread go before any verdict: later cases need it gone. */
+	pthread_barrier_wait(&b.done);
+	smp_join(t);
+	pthread_barrier_destroy(&b.cached);
+	pthread_barrier_destroy(&b.done);
+	EXPECT(cached > 0, "the blocked CPU caches nothing");
+	EXPECT(checked, "a check with cpu %u blocked in a barrier", b.cpu);
+	EXPECT(took < 1000ULL * 1000 * 1000, "the check took %llu ms: it "
+	       "waited for cpu %u", (unsigned long long)(took / 1000000), b.cpu);
+	EXPECT(got == want, "%lu pages of %lu promised, with %lu cached on "
+	       "the blocked cpu %u", got, want, cached, b.cpu);
+	EXPECT(!unanswered, "a request went unanswered");
+	return all_back(&own);
+}
+
 static bool checker_sees_pcp(void)
 {
 	struct per_cpu_pages *pcp;
@@ -925,6 +1006,7 @@ int main(void)
 		HOST_TEST(lists_hold_high_pages_up_to_slots),
 		HOST_TEST(handoffs_count_blocks),
 		HOST_TEST(busy_cpu_keeps_its_pages),
+		HOST_TEST(blocked_cpu_gives_its_pages),
 		HOST_TEST(exhaust_one_1_holder),
 		HOST_TEST(exhaust_one_3_holders),
 		HOST_TEST(exhaust_together_2),

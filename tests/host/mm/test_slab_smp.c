@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arch/smp.h>
 #include "machine.h"
 #include "../../../mm/slab_state.h"
 
@@ -330,16 +331,24 @@ static bool check_while_churning(void)
 static unsigned int holder_cpu;
 static bool holder_ready, holder_go;	/* atomics */
 
-static void *hold_empty_slabs(void *arg)
+/* On the holder: make and free enough kmalloc-64 objects to keep empty
+ * slabs, and say which CPU it is. */
+static void *make_empty_slabs(void)
 {
-	static void *p[4096];
+	static void *p[4096];	/* one holder at a time */
 
-	(void)arg;
 	for (unsigned int i = 0; i < 4096; i++)
 		CHECK((p[i] = kmalloc(64, GFP_KERNEL)) != NULL);
 	for (unsigned int i = 0; i < 4096; i++)
 		kfree(p[i]);
 	holder_cpu = smp_processor_id();
+	return NULL;
+}
+
+static void *hold_empty_slabs(void *arg)
+{
+	(void)arg;
+	make_empty_slabs();
 	smp_cpu_away();
 	__atomic_store_n(&holder_ready, true, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&holder_go, __ATOMIC_ACQUIRE))
@@ -395,6 +404,81 @@ static bool others_empty_slabs_on_exhaustion(void)
 	pthread_join(t, NULL);
 	EXPECT(n > 0, "no object at all");
 	EXPECT(held == 0, "the waiting CPU kept %u slabs through exhaustion",
+	       held);
+	return drain_and_check(before);
+}
+
+/*
+ * The same with a holder that blocks in its own barrier and does not say
+ * it is away: the CPUs that need it hold it while it sleeps there
+ * (arch/host/cpu_hold.c). slab_check() stops it at once, and exhaustion
+ * takes its empty slabs. Without the hold, both would wait out the
+ * request timeout (2 s here) and the slabs would stay.
+ */
+static pthread_barrier_t blocked_ready, blocked_go;
+
+static void *block_with_empty_slabs(void *arg)
+{
+	(void)arg;
+	make_empty_slabs();
+	pthread_barrier_wait(&blocked_ready);
+	pthread_barrier_wait(&blocked_go);
+	/* Back from the hold: its own slabs again, an object each way. */
+	kfree(kmalloc(64, GFP_KERNEL));
+	return NULL;
+}
+
+static bool blocked_cpu_gives_its_empty_slabs(void)
+{
+	uint64_t saved = smp_request_timeout_ns, took;
+	unsigned long before, n = 0;
+	unsigned int held_before, held;
+	void *head = NULL, *p;
+	bool checked;
+	pthread_t t;
+
+#ifndef ARCH_HAS_CPU_HOLD
+	return host_test_skip(NO_CPU_HOLD);
+#endif
+	if (!machine())
+		return false;
+	before = nr_free_pages();
+	shared = NULL;
+	pthread_barrier_init(&blocked_ready, NULL, 2);
+	pthread_barrier_init(&blocked_go, NULL, 2);
+	EXPECT(!pthread_create(&t, NULL, block_with_empty_slabs, NULL), "thread");
+	pthread_barrier_wait(&blocked_ready);
+	held_before = slabs_held(per_cpu_ptr(&slab_pcpu, holder_cpu));
+	smp_request_timeout_ns = 2000ULL * 1000 * 1000;
+	took = arch_clock_ns();
+	checked = slab_check() == 0;
+	took = arch_clock_ns() - took;
+	while ((p = kmalloc(KMALLOC_MAX_CACHE_SIZE, __GFP_NOWARN))) {
+		*(void **)p = head;
+		head = p;
+		n++;
+	}
+	held = slabs_held(per_cpu_ptr(&slab_pcpu, holder_cpu));
+	smp_request_timeout_ns = saved;
+	while (head) {
+		p = head;
+		head = *(void **)p;
+		kfree(p);
+	}
+	/* Let the thread go before any verdict: later cases need it gone. */
+	pthread_barrier_wait(&blocked_go);
+	pthread_join(t, NULL);
+	pthread_barrier_destroy(&blocked_ready);
+	pthread_barrier_destroy(&blocked_go);
+	EXPECT(!failed, "the holder failed at line %d", failed);
+	EXPECT(held_before > 1, "the holder keeps %u slabs", held_before);
+	EXPECT(checked, "slab_check with cpu %u blocked in a barrier",
+	       holder_cpu);
+	EXPECT(took < 1000ULL * 1000 * 1000, "slab_check took %llu ms: it "
+	       "waited for cpu %u", (unsigned long long)(took / 1000000),
+	       holder_cpu);
+	EXPECT(n > 0, "no object at all");
+	EXPECT(held == 0, "the blocked CPU kept %u slabs through exhaustion",
 	       held);
 	return drain_and_check(before);
 }
@@ -746,6 +830,7 @@ static const struct host_test tests[] = {
 	HOST_TEST(producer_consumer),
 	HOST_TEST(check_while_churning),
 	HOST_TEST(others_empty_slabs_on_exhaustion),
+	HOST_TEST(blocked_cpu_gives_its_empty_slabs),
 	HOST_TEST(remote_free_in_flight_keeps_the_slab),
 	HOST_TEST(full_slab_waits_for_its_share),
 	HOST_TEST(fast_path_answers_requests),

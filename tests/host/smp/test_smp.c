@@ -32,6 +32,8 @@
 #include <smp/percpu.h>
 #include <smp/smp.h>
 #include <smp/spinlock.h>
+#include <arch/smp.h>
+#include "../../../arch/host/cpu_hold.h"
 #include "../mm/harness.h"
 
 /* A race report ends the run at once, with a status the runner reads. */
@@ -637,6 +639,104 @@ static bool unanswered_request_times_out(void)
 	return true;
 }
 
+/*
+ * A CPU asleep in its program's own wait, which it did not say it is
+ * away for: its senders hold it there and run their requests for it,
+ * and a stopper holds it still (arch/host/cpu_hold.c); asleep inside one
+ * of buddyboot's own blocking calls (host_blocking_begin()), it is left
+ * alone and the request times out, as for a busy CPU.
+ */
+struct sleeper {
+	pthread_barrier_t asleep, wake;
+	unsigned int cpu;
+	bool in_ours;
+	unsigned long owned;	/* its counter at the end */
+};
+
+static void *sleep_in_barrier(void *arg)
+{
+	struct sleeper *sl = arg;
+
+	*this_cpu_ptr(&owned_count) = 0;
+	sl->cpu = smp_processor_id();
+	if (sl->in_ours)
+		host_blocking_begin();
+	pthread_barrier_wait(&sl->asleep);
+	pthread_barrier_wait(&sl->wake);
+	if (sl->in_ours)
+		host_blocking_end();
+	owner_step();		/* its own step; a poll finds nothing left */
+	sl->owned = *this_cpu_ptr(&owned_count);
+	return NULL;
+}
+
+/* Send @sl's CPU a request and stop it, asleep; true when both missed. */
+static bool ask_sleeper(struct sleeper *sl, uint64_t timeout_ns,
+			unsigned int *missed, uint64_t *took)
+{
+	uint64_t saved = smp_request_timeout_ns, t0;
+	cpumask_t one;
+	pthread_t t;
+
+	sl->owned = 0;
+	pthread_barrier_init(&sl->asleep, NULL, 2);
+	pthread_barrier_init(&sl->wake, NULL, 2);
+	if (pthread_create(&t, NULL, sleep_in_barrier, sl))
+		return false;
+	pthread_barrier_wait(&sl->asleep);
+	usleep(20 * 1000);	/* into the second wait */
+	smp_request_timeout_ns = timeout_ns;
+	cpumask_clear(&one);
+	cpumask_set_cpu(sl->cpu, &one);
+	t0 = arch_clock_ns();
+	*missed = smp_request_cpus(&one, add_to_owned, (void *)REQ_ADD, NULL);
+	*missed += smp_stop_others(NULL);
+	smp_resume_others();
+	*took = arch_clock_ns() - t0;
+	smp_request_timeout_ns = saved;
+	pthread_barrier_wait(&sl->wake);
+	pthread_join(t, NULL);
+	pthread_barrier_destroy(&sl->asleep);
+	pthread_barrier_destroy(&sl->wake);
+	return true;
+}
+
+static bool asleep_cpu_is_held(void)
+{
+	struct sleeper sl = { .in_ours = false };
+	unsigned int missed;
+	uint64_t took;
+
+#ifndef ARCH_HAS_CPU_HOLD
+	return host_test_skip(NO_CPU_HOLD);
+#endif
+	EXPECT(ask_sleeper(&sl, 2000ULL * 1000 * 1000, &missed, &took),
+	       "thread");
+	EXPECT(missed == 0, "cpu %u asleep in a barrier missed %u of a "
+	       "request and a stop", sl.cpu, missed);
+	EXPECT(took < 1000ULL * 1000 * 1000, "%llu ms for cpu %u asleep in a "
+	       "barrier", (unsigned long long)(took / 1000000), sl.cpu);
+	EXPECT(sl.owned == REQ_ADD + 1, "cpu %u's counter is %lu, %lu "
+	       "expected", sl.cpu, sl.owned, REQ_ADD + 1);
+	return true;
+}
+
+static bool cpu_asleep_in_ours_is_not_held(void)
+{
+	struct sleeper sl = { .in_ours = true };
+	unsigned int missed;
+	uint64_t took;
+
+	console_clear();
+	EXPECT(ask_sleeper(&sl, 100ULL * 1000 * 1000, &missed, &took),
+	       "thread");
+	EXPECT(missed == 2, "cpu %u asleep in a call of buddyboot's missed "
+	       "%u of a request and a stop, 2 expected", sl.cpu, missed);
+	EXPECT(sl.owned == 1, "cpu %u's counter is %lu: a request ran while "
+	       "it slept in a call of buddyboot's", sl.cpu, sl.owned);
+	return true;
+}
+
 /* Stopped CPUs do not move: their counters read twice are equal. */
 static void *stepping_worker(void *arg)
 {
@@ -797,6 +897,8 @@ static const struct host_test tests[] = {
 	HOST_TEST(more_threads_than_nr_cpus_panics),
 	HOST_TEST(requests_run_once_everywhere),
 	HOST_TEST(unanswered_request_times_out),
+	HOST_TEST(asleep_cpu_is_held),
+	HOST_TEST(cpu_asleep_in_ours_is_not_held),
 	HOST_TEST(stopped_cpus_stay_still),
 	HOST_TEST(request_posted_hooks_run_in_order),
 };

@@ -6,7 +6,9 @@
  * called in yet gets a CPU number and a per-CPU area on its first
  * this_cpu_ptr() or smp_processor_id(), so that mm/ code runs unchanged
  * on any thread; until then its offset is 0, the section itself, which
- * is no CPU's. Spinning yields the host CPU (after HOST_RELAX_SPINS
+ * is no CPU's. A sender that holds a thread blocked outside buddyboot
+ * (ARCH_HAS_CPU_HOLD, arch/host/cpu_hold.c) sets it to 0 too, so that the
+ * thread's next use waits for it. Spinning yields the host CPU (after HOST_RELAX_SPINS
  * turns, see below): test threads outnumber the host's cores, and a
  * waiter that spins on while the holder waits for a core only burns
  * time. Interrupts do not exist: irqsave is a no-op.
@@ -25,24 +27,39 @@
  */
 #define HOST_TLS	__thread __attribute__((tls_model("local-exec")))
 /*
- * This thread's offset: 0 until it calls in (the section, no CPU's);
- * never 0 after, since every CPU's area is allocated apart from the
- * section, so 0 also says "not numbered yet".
+ * This thread's offset: 0 until it calls in (the section, no CPU's),
+ * and while a sender holds it; never 0 otherwise, since every CPU's area
+ * is allocated apart from the section, so 0 says "ask host_cpu_register()".
  */
 extern HOST_TLS unsigned long host_percpu_offset;
 /* Turns of arch_cpu_relax() since this thread last yielded. */
 extern HOST_TLS unsigned int host_relax_turns;
 
-/* host_cpu_register - number this thread and give it an area. */
+/*
+ * host_cpu_register - number this thread and give it an area; for a
+ * thread that has one, wait while a sender holds it and take its offset
+ * back. Return: the offset.
+ */
 unsigned long host_cpu_register(void);
 /* For tests: the section that is no CPU's is still all zero. */
 bool host_percpu_section_untouched(void);
 
+/*
+ * A thread reads its offset with plain loads, which the inline fast paths
+ * share between an allocation and a free as they would a register. A
+ * sender writes it (cpu_hold.c) only while the thread sleeps in a call
+ * into the kernel, which the compiler cannot see through, so the
+ * thread's next read reloads the word; or while the thread runs, when
+ * the hold fails and either value will do (0 costs one pass through
+ * host_cpu_register()).
+ */
 static inline unsigned long arch_percpu_offset(void)
 {
-	if (__builtin_expect(!host_percpu_offset, 0))
+	unsigned long off = host_percpu_offset;
+
+	if (__builtin_expect(!off, 0))
 		return host_cpu_register();
-	return host_percpu_offset;
+	return off;
 }
 
 /*
@@ -61,8 +78,20 @@ static inline unsigned long arch_percpu_offset_nocall(void)
 
 static inline void arch_set_percpu_offset(unsigned long off)
 {
-	host_percpu_offset = off;
+	__atomic_store_n(&host_percpu_offset, off, __ATOMIC_RELAXED);
 }
+
+/*
+ * A thread blocked outside buddyboot may be held: arch/host/cpu_hold.c.
+ * Not under ThreadSanitizer, whose runtime, which every memory access of
+ * buddyboot's code calls, may itself sleep in the kernel: there a
+ * thread asleep is not proven outside buddyboot, and says so around its
+ * waits (smp_cpu_away(), smp_cpu_back()).
+ */
+#if !defined(__SANITIZE_THREAD__)
+#define ARCH_HAS_CPU_HOLD
+bool arch_cpu_hold(unsigned int cpu);
+#endif
 
 /*
  * Pauses before a yield. The tests run more threads than the host has
