@@ -50,10 +50,13 @@ struct slab_tab slab_tab;
  * Make slab_tab: one byte per page of the physical span of RAM, in one
  * block when a top-order block holds them, else in chunks of one such
  * block each; per larger unit when even the chunks' pointers would not
- * fit in one block. Called once, under slab_caches_lock, before any slab
- * exists. Without it, no slab is made and kmalloc() returns NULL.
+ * fit in one block. Called under slab_caches_lock, before any slab
+ * exists, until it is made. Return: true when it is made, or never can
+ * be (RAM spans too much: then no slab is ever made and kmalloc()
+ * returns NULL); false when the page allocator had no memory for it,
+ * to be tried again.
  */
-static void slab_tab_init(void)
+static bool slab_tab_init(void)
 {
 	const struct page_allocator *pa = &page_allocator;
 	const unsigned long block = PAGE_SIZE << MAX_PAGE_ORDER;
@@ -63,8 +66,10 @@ static void slab_tab_init(void)
 	phys_addr_t lo, hi;
 	struct page *page;
 
-	if (slab_tab.units || !pa->nr_sections)
-		return;
+	if (slab_tab.units)
+		return true;
+	if (!pa->nr_sections)
+		return false;
 	first = &pa->sections[0];
 	last = &pa->sections[pa->nr_sections - 1];
 	lo = PFN_PHYS((first->section << PFN_SECTION_SHIFT) + first->lo);
@@ -80,7 +85,7 @@ static void slab_tab_init(void)
 	}
 	if (shift - PAGE_SHIFT > SLAB_MAX_ORDER) {
 		pr_err("slab: RAM spans too much for the slab table: no slabs\n");
-		return;
+		return true;
 	}
 	if (n <= block) {
 		page = alloc_pages(__GFP_ZERO | __GFP_NOWARN, (unsigned int)get_order(n));
@@ -121,9 +126,11 @@ static void slab_tab_init(void)
 	smp_store_release(&slab_tab.units, n);
 	if (slab_tab.tab && slab_tab.obj)
 		smp_store_release(&slab_tab.n, n);
-	return;
+	return true;
 nomem:
-	pr_err("slab: no memory for the slab table (%lu bytes)\n", n);
+	pr_err("slab: no memory for the slab table (%lu bytes): no slab "
+	       "until there is\n", n);
+	return false;
 }
 
 /* Mark @s's units (the log2 of its size), or clear them when it goes. */
@@ -1108,15 +1115,18 @@ static bool cache_setup(struct kmem_cache *cache, const char *name,
 static void slab_cpu_dead(unsigned int cpu);
 static void kmalloc_class_check(void);
 
-void kmem_cache_init(void)
+bool slab_setup(void)
 {
 	if (smp_load_acquire(&slab_ready_flag))
-		return;
+		return true;
 	spin_lock(&slab_caches_lock);
-	if (!slab_ready_flag) {
+	/*
+	 * Not before the hand-off, nor without the slab table (the page
+	 * allocator had no memory for it): a later call tries again.
+	 * First: the table's unit is the least slab order.
+	 */
+	if (!slab_ready_flag && nr_managed_pages() && slab_tab_init()) {
 		slab_list_init(&slab_caches);
-		/* First: the table's unit is the least slab order. */
-		slab_tab_init();
 		kmalloc_class_check();
 		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
 			struct kmem_cache *cache = &kmalloc_caches[i];
@@ -1141,6 +1151,12 @@ void kmem_cache_init(void)
 		smp_store_release(&slab_ready_flag, 1);
 	}
 	spin_unlock(&slab_caches_lock);
+	return smp_load_acquire(&slab_ready_flag);
+}
+
+void kmem_cache_init(void)
+{
+	(void)slab_setup();
 }
 
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
@@ -1150,9 +1166,13 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 	struct kmem_cache *cache;
 	unsigned int slot;
 
-	kmem_cache_init();
 	if (!name)
 		name = "(unnamed)";
+	if (!slab_setup()) {
+		pr_err("kmem_cache_create: refused cache %s: %s\n", name,
+		       SLAB_NOT_SET_UP);
+		goto fail;
+	}
 	if (!size || size > SLAB_MAX_SIZE / 8 || (align && !is_power_of_2(align)) ||
 	    align > PAGE_SIZE) {
 		pr_err("kmem_cache_create: refused cache %s: size %u align %u "
@@ -1393,7 +1413,8 @@ int kmem_cache_shrink_all(void)
 {
 	int freed = 0;
 
-	kmem_cache_init();
+	if (!slab_setup())
+		return 0;
 	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		freed += kmem_cache_shrink(container_of(p, struct kmem_cache, caches));
@@ -1492,12 +1513,23 @@ static __always_inline unsigned int kmalloc_index(size_t size)
 	       1 - KMALLOC_SHIFT_LOW;
 }
 
+/* A kmalloc() before the slab allocator is set up: refused, said. */
+static __attribute__((noinline, cold)) void *kmalloc_unready(size_t size,
+							     gfp_t gfp)
+{
+	if (!(gfp & __GFP_NOWARN))
+		pr_warn("kmalloc: %zu bytes refused: %s\n", size,
+			SLAB_NOT_SET_UP);
+	return NULL;
+}
+
 /* kmalloc() of nothing, of more than the classes hold, or the first one. */
 static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 {
 	if (!size)
 		return ZERO_SIZE_PTR;
-	kmem_cache_init();
+	if (!slab_setup())
+		return kmalloc_unready(size, gfp);
 	return kmalloc_large(size, gfp);
 }
 
@@ -1556,7 +1588,8 @@ static void kmalloc_class_check(void)
 static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
 {
 	/* Before the cache is read: the first call may be this CPU's. */
-	kmem_cache_init();
+	if (!slab_setup())
+		return kmalloc_unready(size, gfp);
 	return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
 }
 

@@ -198,7 +198,8 @@ int slab_check(void)
 {
 	unsigned int missed;
 
-	kmem_cache_init();
+	if (!slab_setup())
+		return 0;	/* no cache, no slab: nothing to break */
 	problems = 0;
 	/*
 	 * The cache list first, waiting with polling (a stopper may be
@@ -228,7 +229,8 @@ unsigned long slab_nr_slabs(void)
 {
 	unsigned long n = 0;
 
-	kmem_cache_init();
+	if (!slab_setup())
+		return 0;
 	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next)
 		n += container_of(p, struct kmem_cache, caches)->nr_slabs;
@@ -240,7 +242,8 @@ unsigned long slab_nr_pages(void)
 {
 	unsigned long n = 0;
 
-	kmem_cache_init();
+	if (!slab_setup())
+		return 0;
 	spin_lock_polling(&slab_caches_lock);
 	for (struct slab_list *p = slab_caches.next; p != &slab_caches; p = p->next) {
 		const struct kmem_cache *c = container_of(p, struct kmem_cache, caches);
@@ -255,12 +258,15 @@ void show_slabinfo(void)
 {
 	unsigned int missed;
 
-	kmem_cache_init();
 	printk("slabinfo - version: 2.1\n");
 	printk("# name            <active_objs> <num_objs> <objsize> "
 	       "<objperslab> <pagesperslab> : tunables <limit> <batchcount> "
 	       "<sharedfactor> : slabdata <active_slabs> <num_slabs> "
 	       "<sharedavail>\n");
+	if (!slab_setup()) {
+		printk("# no caches: %s\n", SLAB_NOT_SET_UP);
+		return;
+	}
 	/* As slab_check(): the cache list, then every other CPU still. */
 	spin_lock_polling(&slab_caches_lock);
 	missed = smp_stop_others(NULL);

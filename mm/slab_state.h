@@ -343,6 +343,17 @@ int slab_debug_check_slab(struct slab *s);
  * caches' and (by requests) other CPUs', back to it. Return: how many.
  */
 unsigned long slab_shrink_everywhere(void);
+/*
+ * slab_setup - kmem_cache_init(), saying whether the slab allocator is set
+ * up: not before memblock_free_all() has given the page allocator memory,
+ * nor while it has none for the slab table (a later call tries again).
+ * Every entry that reads the caches calls it first.
+ */
+bool slab_setup(void);
+/* What a refusal before the set-up says (slab_setup() false). */
+#define SLAB_NOT_SET_UP	"the slab allocator is not set up: no memory handed " \
+			"to the page allocator yet (memblock_free_all()), " \
+			"or none for its table"
 void *kmalloc_large(size_t size, gfp_t gfp);
 /* 1: freed; 0: not a large kmalloc block (nothing done). */
 int kfree_large(const void *p);

@@ -126,7 +126,11 @@ unsigned int kmem_cache_size(struct kmem_cache *cache);
 
 /*
  * kmem_cache_init - set up the kmalloc caches. Called on the first use of
- * any function above; calling it again is harmless.
+ * any function above; calling it again is harmless. Not before
+ * memblock_free_all() has given the page allocator memory, nor while it
+ * has none for the slab table: until then kmalloc() returns NULL with a
+ * warning, kmem_cache_create() refuses, slab_check() finds nothing, and
+ * the first call after sets the caches up.
  */
 void kmem_cache_init(void);
 

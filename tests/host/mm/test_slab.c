@@ -71,6 +71,37 @@ static size_t class_of(size_t size)
 	return c;
 }
 
+/*
+ * Before the hand-off there is no memory for slabs or their table:
+ * kmalloc() and kmem_cache_create() are refused with a message, the
+ * checkers find nothing, and nothing is set up that would keep the slab
+ * allocator from working once memblock_free_all() has run.
+ */
+static bool slabs_wait_for_the_hand_off(void)
+{
+	void *p;
+
+	machine_map(4 * SZ_1G);
+	EXPECT(memblock_add(BANK, 64 * SZ_1M) == 0, "bank");
+	console_clear();
+	EXPECT(!kmalloc(10, GFP_KERNEL) && !kmalloc(PAGE_SIZE * 3, GFP_KERNEL),
+	       "kmalloc before the hand-off");
+	EXPECT(console_says("kmalloc: 10 bytes refused: the slab allocator is "
+			    "not set up"), "no refusal said");
+	EXPECT(!kmem_cache_create("early", 64, 0, 0, NULL) &&
+	       console_says("kmem_cache_create: refused cache early: the slab "
+			    "allocator is not set up"),
+	       "kmem_cache_create before the hand-off");
+	EXPECT(slab_check() == 0 && slab_nr_pages() == 0, "checks before");
+	show_slabinfo();
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	p = kmalloc(10, GFP_KERNEL);
+	EXPECT(p, "kmalloc after the hand-off");
+	kfree(p);
+	EXPECT(slab_check() == 0, "slab_check after");
+	return true;
+}
+
 static bool every_size_class(void)
 {
 	unsigned long before;
@@ -854,6 +885,7 @@ static bool debug_red_zone_and_poison(void)
 #endif
 
 static const struct host_test tests[] = {
+	HOST_TEST(slabs_wait_for_the_hand_off),
 	HOST_TEST(every_size_class),
 	HOST_TEST(slab_orders),
 	HOST_TEST(large_blocks),
