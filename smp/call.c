@@ -128,21 +128,30 @@ void smp_request_poll_opened(void)
  * elsewhere (ARCH_HAS_CPU_HOLD), and then between tries. */
 #define SMP_HOLD_AFTER_NS	1000000ULL
 
-void smp_cpu_away(void)
+/*
+ * This CPU's own presence change @from -> @to (compare-and-swap with
+ * @order), waiting while a sender holds it SERVED; nothing to do when it
+ * is @to already.
+ */
+static void move_own_presence(int from, int to, int order)
 {
 	int *presence = &this_cpu_ptr(&request_box)->presence;
 
 	for (;;) {
-		int seen = CPU_PRESENT;
+		int seen = from;
 
-		/* Release: this CPU's work on its data before anyone serves it. */
-		if (__atomic_compare_exchange_n(presence, &seen, CPU_AWAY,
-						false, __ATOMIC_RELEASE,
-						__ATOMIC_RELAXED) ||
-		    seen == CPU_AWAY)
+		if (__atomic_compare_exchange_n(presence, &seen, to, false,
+						order, __ATOMIC_RELAXED) ||
+		    seen == to)
 			return;
-		arch_cpu_relax();	/* SERVED: a sender tries to hold it */
+		arch_cpu_relax();	/* SERVED: a sender is at work */
 	}
+}
+
+void smp_cpu_away(void)
+{
+	/* Release: this CPU's work on its data before anyone serves it. */
+	move_own_presence(CPU_PRESENT, CPU_AWAY, __ATOMIC_RELEASE);
 }
 
 void smp_cpu_wait_unheld(unsigned int cpu)
@@ -156,19 +165,8 @@ void smp_cpu_wait_unheld(unsigned int cpu)
 
 void smp_cpu_back(void)
 {
-	int *presence = &this_cpu_ptr(&request_box)->presence;
-
-	for (;;) {
-		int seen = CPU_AWAY;
-
-		/* Acquire: what a sender did on our behalf. */
-		if (__atomic_compare_exchange_n(presence, &seen, CPU_PRESENT,
-						false, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED) ||
-		    seen == CPU_PRESENT)
-			return;
-		arch_cpu_relax();	/* SERVED: a sender is at work */
-	}
+	/* Acquire: what a sender did on our behalf. */
+	move_own_presence(CPU_AWAY, CPU_PRESENT, __ATOMIC_ACQUIRE);
 }
 
 /* How a sender holds a CPU: not, because it said it is away, or because

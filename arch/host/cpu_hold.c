@@ -29,11 +29,12 @@
  * preempted in a fast path) is never held; the cleared offset then only
  * costs it one pass through host_cpu_register().
  *
- * Who writes what: cpu_tid[] and cpu_offset[] by the CPU's thread when it
- * takes its number and when it leaves (release), read by a sender only
- * while it holds the CPU SERVED (smp/call.c), which the leaving thread
- * waits out in smp_cpu_away() before it forgets its slot; blocking_seq[]
- * by the thread alone (odd while in a blocking call), read by senders.
+ * Who writes what: cpu_offset[] by the CPU's thread when it takes its
+ * number (release, after its hwid, which on the host is its tid) and
+ * when it leaves, read by a sender only while it holds the CPU SERVED
+ * (smp/call.c), which the leaving thread waits out in smp_cpu_away()
+ * before it forgets its slot; blocking_seq[] by the thread alone (odd
+ * while in a blocking call), read by senders.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,33 +42,29 @@
 #include <unistd.h>
 #include <arch/smp.h>
 #include <smp/nr_cpus.h>
+#include <smp/smp.h>
 #include "cpu_hold.h"
 
-static pid_t cpu_tid[NR_CPUS];
 static unsigned long *cpu_offset[NR_CPUS];	/* &host_percpu_offset of its thread */
 static unsigned long blocking_seq[NR_CPUS];
-/* This thread's CPU while it has one, else -1. */
-static __thread int hold_cpu_of_thread = -1;
 
 void host_cpu_hold_register(unsigned int cpu)
 {
-	hold_cpu_of_thread = (int)cpu;
-	cpu_tid[cpu] = gettid();
-	/* Release: the tid before the slot that says it is there. */
+	/* Release: the hwid (the tid) before the slot that says it is there. */
 	__atomic_store_n(&cpu_offset[cpu], &host_percpu_offset, __ATOMIC_RELEASE);
 }
 
 void host_cpu_hold_forget(unsigned int cpu)
 {
 	__atomic_store_n(&cpu_offset[cpu], NULL, __ATOMIC_RELEASE);
-	hold_cpu_of_thread = -1;
 }
 
 void host_blocking_begin(void)
 {
-	if (hold_cpu_of_thread >= 0)
-		__atomic_fetch_add(&blocking_seq[hold_cpu_of_thread], 1,
-				   __ATOMIC_SEQ_CST);
+	int cpu = host_cpu_of_thread();
+
+	if (cpu >= 0)
+		__atomic_fetch_add(&blocking_seq[cpu], 1, __ATOMIC_SEQ_CST);
 }
 
 void host_blocking_end(void)
@@ -109,7 +106,7 @@ bool arch_cpu_hold(unsigned int cpu)
 	/* Before the look: a thread that wakes after it finds 0. */
 	__atomic_store_n(offset, 0, __ATOMIC_SEQ_CST);
 	host_blocking_begin();
-	asleep = thread_asleep(cpu_tid[cpu]);
+	asleep = thread_asleep((pid_t)cpu_hwid(cpu));
 	host_blocking_end();
 	return asleep &&
 	       __atomic_load_n(&blocking_seq[cpu], __ATOMIC_SEQ_CST) == seq &&

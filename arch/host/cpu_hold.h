@@ -5,7 +5,11 @@
 #ifndef ARCH_HOST_CPU_HOLD_H
 #define ARCH_HOST_CPU_HOLD_H
 
-/* On a thread that has just become CPU @cpu, before it is online. */
+/* This thread's CPU number while it has one, else -1 (smp.c). */
+int host_cpu_of_thread(void);
+
+/* On a thread that has just become CPU @cpu, its hwid (its tid) set,
+ * before it is online. */
 void host_cpu_hold_register(unsigned int cpu);
 /* On CPU @cpu's thread once it is away for good (its exit). */
 void host_cpu_hold_forget(unsigned int cpu);

@@ -117,11 +117,11 @@ unsigned long host_cpu_register(void)
 	host_cpu_id = cpu;
 	host_cpu_numbered = true;
 	arch_set_percpu_offset(__per_cpu_offset[cpu]);
+	smp_set_hwid(cpu, (unsigned long)gettid());
 	host_cpu_hold_register(cpu);
 	*this_cpu_ptr(&cpu_number) = cpu;
 	/* A number given out again: its last thread left it away. */
 	smp_cpu_back();
-	smp_set_hwid(cpu, (unsigned long)gettid());
 	smp_set_online(cpu, true);
 	/* Not counted by a stop in progress: wait it out (smp.h). */
 	smp_stop_wait();
@@ -163,6 +163,11 @@ static void cpu_exit(void *value)
 	pthread_mutex_unlock(&cpus_lock);
 	host_cpu_numbered = false;
 	arch_set_percpu_offset(0);	/* not numbered, no CPU's area again */
+}
+
+int host_cpu_of_thread(void)
+{
+	return host_cpu_numbered ? (int)host_cpu_id : -1;
 }
 
 unsigned int smp_processor_id(void)
