@@ -12,9 +12,20 @@
  * below): buddyboot's code makes no other system call that sleeps, so a
  * thread asleep outside those is in its program's code, between two calls
  * into buddyboot, with its per-CPU data at rest. (A kmem_cache constructor
- * that blocks would break this: constructors must not block. So does
- * ThreadSanitizer's runtime, which may sleep inside any memory access of
- * buddyboot's: its builds have no hold, <asm/smp.h>.)
+ * that blocks would break this: constructors must not block.)
+ *
+ * ThreadSanitizer's runtime may sleep inside any memory access of
+ * buddyboot's, so its builds ask another question: is the thread in
+ * buddyboot's code at all? Every function of the library is compiled
+ * there with -finstrument-functions (mk/host.mk), whose hooks below count
+ * this thread's nesting and publish, at 0 <-> 1, whether it is inside;
+ * host_blocking_begin() counts as an entry and host_blocking_end() as
+ * its exit; the inline fast paths are calls (<asm/smp.h>). A thread
+ * outside may be held whether it sleeps or runs: its per-CPU data is at
+ * rest either way. The thread's entry (inside = 1, then its offset read)
+ * and the sender's look (offset = 0, then inside read) are sequentially
+ * consistent, so one of them sees the other: a thread that enters after
+ * a look that found it outside reads offset 0 and waits.
  *
  * Before the sender looks, it clears the thread's per-CPU offset. A
  * thread that wakes after the look finds 0 at its next this_cpu_ptr(),
@@ -34,7 +45,10 @@
  * when it leaves, read by a sender only while it holds the CPU SERVED
  * (smp/call.c), which the leaving thread waits out in smp_cpu_away()
  * before it forgets its slot; blocking_seq[] by the thread alone (odd
- * while in a blocking call), read by senders.
+ * while in a blocking call), read by senders; under ThreadSanitizer
+ * cpu_inside[] as cpu_offset[], and what it points at, the thread's
+ * mm_inside, by the thread alone (release, or sequentially consistent on
+ * entry), read by senders (sequentially consistent).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -46,10 +60,18 @@
 #include "cpu_hold.h"
 
 static unsigned long *cpu_offset[NR_CPUS];	/* &host_percpu_offset of its thread */
-static unsigned long blocking_seq[NR_CPUS];
+
+#ifdef __SANITIZE_THREAD__
+static __thread unsigned int mm_nest;	/* this thread's depth in the library */
+static __thread int mm_inside;		/* mm_nest != 0, for senders */
+static int *cpu_inside[NR_CPUS];	/* &mm_inside of its thread */
+#endif
 
 void host_cpu_hold_register(unsigned int cpu)
 {
+#ifdef __SANITIZE_THREAD__
+	__atomic_store_n(&cpu_inside[cpu], &mm_inside, __ATOMIC_RELEASE);
+#endif
 	/* Release: the hwid (the tid) before the slot that says it is there. */
 	__atomic_store_n(&cpu_offset[cpu], &host_percpu_offset, __ATOMIC_RELEASE);
 }
@@ -58,6 +80,72 @@ void host_cpu_hold_forget(unsigned int cpu)
 {
 	__atomic_store_n(&cpu_offset[cpu], NULL, __ATOMIC_RELEASE);
 }
+
+#ifdef __SANITIZE_THREAD__
+#define NO_HOOK	__attribute__((no_instrument_function))
+
+static NO_HOOK void mm_enter(void)
+{
+	if (mm_nest++)
+		return;
+	/*
+	 * Sequentially consistent, as the offset's reads are here (<asm/smp.h>):
+	 * inside before any of them, see the top of the file.
+	 */
+	__atomic_store_n(&mm_inside, 1, __ATOMIC_SEQ_CST);
+}
+
+static NO_HOOK void mm_exit(void)
+{
+	/* Release: this CPU's writes before a sender that finds it outside. */
+	if (!--mm_nest)
+		__atomic_store_n(&mm_inside, 0, __ATOMIC_RELEASE);
+}
+
+/* -finstrument-functions' hooks, on entry to and exit from every function. */
+void __cyg_profile_func_enter(void *fn, void *site) NO_HOOK;
+void __cyg_profile_func_exit(void *fn, void *site) NO_HOOK;
+
+void __cyg_profile_func_enter(void *fn, void *site)
+{
+	(void)fn;
+	(void)site;
+	mm_enter();
+}
+
+void __cyg_profile_func_exit(void *fn, void *site)
+{
+	(void)fn;
+	(void)site;
+	mm_exit();
+}
+
+NO_HOOK void host_blocking_begin(void)
+{
+	mm_enter();
+}
+
+NO_HOOK void host_blocking_end(void)
+{
+	mm_exit();
+}
+
+bool arch_cpu_hold(unsigned int cpu)
+{
+	unsigned long *offset = __atomic_load_n(&cpu_offset[cpu], __ATOMIC_ACQUIRE);
+	int *inside = __atomic_load_n(&cpu_inside[cpu], __ATOMIC_ACQUIRE);
+
+	if (!offset || !inside)
+		return false;
+	/* Before the look: a thread that enters after it finds 0. */
+	__atomic_store_n(offset, 0, __ATOMIC_SEQ_CST);
+	/* Still 0: the thread did not take it back on an earlier release. */
+	return !__atomic_load_n(inside, __ATOMIC_SEQ_CST) &&
+	       !__atomic_load_n(offset, __ATOMIC_SEQ_CST);
+}
+
+#else /* !__SANITIZE_THREAD__ */
+static unsigned long blocking_seq[NR_CPUS];
 
 void host_blocking_begin(void)
 {
@@ -72,7 +160,6 @@ void host_blocking_end(void)
 	host_blocking_begin();	/* even again */
 }
 
-#ifdef ARCH_HAS_CPU_HOLD
 /* Whether thread @tid of this process sleeps in the kernel (state S). */
 static bool thread_asleep(pid_t tid)
 {
@@ -112,4 +199,4 @@ bool arch_cpu_hold(unsigned int cpu)
 	       __atomic_load_n(&blocking_seq[cpu], __ATOMIC_SEQ_CST) == seq &&
 	       !__atomic_load_n(offset, __ATOMIC_SEQ_CST);
 }
-#endif /* ARCH_HAS_CPU_HOLD */
+#endif /* __SANITIZE_THREAD__ */

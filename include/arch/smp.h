@@ -80,6 +80,14 @@
  * Without it, a CPU that neither polls nor says it is away cannot answer
  * (include/smp/smp.h, "The limit").
  *
+ * Optional: no inline fast paths. An arch whose hold must see every entry
+ * into buddyboot's code (the host under ThreadSanitizer, which counts the
+ * library's function entries) defines ARCH_NO_INLINE_FAST_PATHS to 1 in
+ * <asm/smp.h>: alloc_pages(), __free_pages(), kmalloc() and kfree() then
+ * call their general ways at once, which serve the same per-CPU lists and
+ * slabs, instead of running inline in the caller's code
+ * (<smp/percpu.h> gives the default, 0).
+ *
  * Out of line, below: starting a secondary CPU, and a clock for timeouts.
  *
  * The bring-up contract. smp_init() (smp/smp.c) fills a struct

@@ -15,7 +15,8 @@
  * slot and write the block's state byte. No lock, no atomic
  * read-modify-write, no call.
  * Anything else (no home yet, a closed gate, an empty or full list,
- * a constraint in gfp, a block of another zone, and every free whose
+ * an arch without inline fast paths (ARCH_NO_INLINE_FAST_PATHS), a
+ * constraint in gfp, a block of another zone, and every free whose
  * state byte is not exactly "allocated at this order") returns to the
  * out-of-line paths in mm/page_alloc.c, which do the full checks: a bad
  * free is refused there with the same errno and message as ever.
@@ -175,7 +176,8 @@ pcp_alloc_fast(gfp_t gfp, unsigned int order)
 	unsigned long off = arch_percpu_offset_nocall(), n;
 	struct page *page;
 
-	if (unlikely(order >= NR_PCP_ORDERS || (gfp & HOME_SLOW_GFP)))
+	if (ARCH_NO_INLINE_FAST_PATHS ||
+	    unlikely(order >= NR_PCP_ORDERS || (gfp & HOME_SLOW_GFP)))
 		return NULL;
 	list = pcp_home_list(off, order);
 	n = list->nr - 1;
@@ -210,7 +212,8 @@ static inline __attribute__((always_inline)) bool pcp_free_fast(struct page *pag
 	 * Integers, not pointers: @page may point anywhere, and its byte is
 	 * only read once it is known to be one of the home run's.
 	 */
-	if (unlikely(order >= NR_PCP_ORDERS ||
+	if (ARCH_NO_INLINE_FAST_PATHS ||
+	    unlikely(order >= NR_PCP_ORDERS ||
 		     (uintptr_t)page - home->run >= home->run_pages ||
 		     __atomic_load_n(&page->state, __ATOMIC_RELAXED) !=
 		     (PG_ALLOC | order)))

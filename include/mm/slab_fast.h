@@ -15,7 +15,8 @@
  * (a pair's cost is not the chain of both); kmalloc() moves the freed
  * bits to the alloc word when that runs dry.
  * No lock, no atomic read-modify-write, no call.
- * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, a
+ * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, an
+ * arch without inline fast paths (ARCH_NO_INLINE_FAST_PATHS), a
  * request posted for this CPU (its gate closed), another CPU's slab, a
  * large block, any pointer not so proven) takes the out-of-line paths,
  * __kmalloc() and __kfree() in mm/slab.c, which check everything again:
@@ -248,7 +249,8 @@ void __kfree_object(struct slab *s, const void *p);
  */
 static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gfp)
 {
-	if (likely(!CONFIG_SLAB_DEBUG && !(gfp & __GFP_ZERO) &&
+	if (likely(!CONFIG_SLAB_DEBUG && !ARCH_NO_INLINE_FAST_PATHS &&
+		   !(gfp & __GFP_ZERO) &&
 		   size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
 		unsigned long shift =
 			kmalloc_class_shift[(size - 1) / KMALLOC_MIN_SIZE];
@@ -312,7 +314,8 @@ static inline __attribute__((always_inline)) void kfree(const void *p)
 	struct slab *s;
 	int k;
 
-	if (CONFIG_SLAB_DEBUG || unlikely((rel >> PAGE_SHIFT) >= n))
+	if (CONFIG_SLAB_DEBUG || ARCH_NO_INLINE_FAST_PATHS ||
+	    unlikely((rel >> PAGE_SHIFT) >= n))
 		goto slow;
 	k = (int8_t)__atomic_load_n(&slab_tab.tab[rel >> PAGE_SHIFT],
 				    __ATOMIC_RELAXED);

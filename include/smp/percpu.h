@@ -68,6 +68,10 @@ static inline unsigned long arch_percpu_offset_nocall(void)
 	return arch_percpu_offset();
 }
 #endif
+/* Inline fast paths in the callers' code, unless the arch says not (<arch/smp.h>). */
+#ifndef ARCH_NO_INLINE_FAST_PATHS
+#define ARCH_NO_INLINE_FAST_PATHS	0
+#endif
 #define per_cpu_ptr(ptr, cpu)	__percpu_shift(ptr, __per_cpu_offset[cpu])
 #define per_cpu(var, cpu)	(*per_cpu_ptr(&(var), cpu))
 

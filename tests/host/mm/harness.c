@@ -9,6 +9,7 @@
 #include <lib/ktap.h>
 #include <mm/numa.h>
 #include <mm/test_reset.h>
+#include "../../../arch/host/cpu_hold.h"
 #include "harness.h"
 
 struct mapping {
@@ -72,6 +73,20 @@ bool host_test_skip(const char *reason)
 {
 	skip_reason = reason;
 	return true;
+}
+
+void host_busy_begin(void)
+{
+#ifdef __SANITIZE_THREAD__
+	host_blocking_begin();
+#endif
+}
+
+void host_busy_end(void)
+{
+#ifdef __SANITIZE_THREAD__
+	host_blocking_end();
+#endif
 }
 
 int host_test_main(const struct host_test *tests, size_t n)

@@ -832,8 +832,10 @@ static void *cache_then_spin(void *arg)
 	__free_pages(p, 0);
 	b->cpu = smp_processor_id();
 	__atomic_store_n(&b->cached, true, __ATOMIC_RELEASE);
+	host_busy_begin();
 	while (!__atomic_load_n(&b->go, __ATOMIC_ACQUIRE))
 		;
+	host_busy_end();
 	return NULL;
 }
 
@@ -917,9 +919,6 @@ static bool blocked_cpu_gives_its_pages(void)
 	bool checked, unanswered;
 	pthread_t t;
 
-#ifndef ARCH_HAS_CPU_HOLD
-	return host_test_skip(NO_CPU_HOLD);
-#endif
 	if (!smp_machine(&own))
 		return false;
 	pthread_barrier_init(&b.cached, NULL, 2);

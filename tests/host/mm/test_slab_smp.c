@@ -437,9 +437,6 @@ static bool blocked_cpu_gives_its_empty_slabs(void)
 	bool checked;
 	pthread_t t;
 
-#ifndef ARCH_HAS_CPU_HOLD
-	return host_test_skip(NO_CPU_HOLD);
-#endif
 	if (!machine())
 		return false;
 	before = nr_free_pages();

@@ -53,9 +53,22 @@ bool host_percpu_section_untouched(void);
  * the hold fails and either value will do (0 costs one pass through
  * host_cpu_register()).
  */
+/*
+ * Under ThreadSanitizer the loads are sequentially consistent atomics:
+ * the hold there is decided on the library's entries and exits, and a
+ * thread's entry must be seen before its next read of the offset
+ * (cpu_hold.c). Its builds have no inline fast paths to share them.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define HOST_READ_PERCPU_OFFSET() \
+	__atomic_load_n(&host_percpu_offset, __ATOMIC_SEQ_CST)
+#else
+#define HOST_READ_PERCPU_OFFSET()	host_percpu_offset
+#endif
+
 static inline unsigned long arch_percpu_offset(void)
 {
-	unsigned long off = host_percpu_offset;
+	unsigned long off = HOST_READ_PERCPU_OFFSET();
 
 	if (__builtin_expect(!off, 0))
 		return host_cpu_register();
@@ -73,7 +86,7 @@ static inline unsigned long arch_percpu_offset(void)
 #define ARCH_HAS_PERCPU_OFFSET_NOCALL
 static inline unsigned long arch_percpu_offset_nocall(void)
 {
-	return host_percpu_offset;
+	return HOST_READ_PERCPU_OFFSET();
 }
 
 static inline void arch_set_percpu_offset(unsigned long off)
@@ -83,14 +96,17 @@ static inline void arch_set_percpu_offset(unsigned long off)
 
 /*
  * A thread blocked outside buddyboot may be held: arch/host/cpu_hold.c.
- * Not under ThreadSanitizer, whose runtime, which every memory access of
- * buddyboot's code calls, may itself sleep in the kernel: there a
- * thread asleep is not proven outside buddyboot, and says so around its
- * waits (smp_cpu_away(), smp_cpu_back()).
+ * Under ThreadSanitizer, whose runtime may itself sleep in the kernel
+ * inside any memory access of buddyboot's code, a thread asleep is not
+ * proven outside buddyboot: there every function of the library counts
+ * its entries and exits (-finstrument-functions, mk/host.mk), and the
+ * inline fast paths, which the program's own code would run uncounted,
+ * are calls (ARCH_NO_INLINE_FAST_PATHS, <arch/smp.h>).
  */
-#if !defined(__SANITIZE_THREAD__)
 #define ARCH_HAS_CPU_HOLD
 bool arch_cpu_hold(unsigned int cpu);
+#if defined(__SANITIZE_THREAD__)
+#define ARCH_NO_INLINE_FAST_PATHS	1
 #endif
 
 /*
