@@ -168,8 +168,8 @@ $(HOST_DIR)/perf-mm: $(HOST_DIR)/plain/tests/host/mm/perf_mm.o $(HOST_DIR)/plain
 ## perf-mm: build/host/perf-mm, quick timings of the memory core
 perf-mm: $(HOST_DIR)/perf-mm
 
-## host: build/host/libmm.a from the kernel's own mm/ sources
-host: $(HOST_DIR)/libmm.a
+## host: build/host/libmm.a from the kernel's own mm/ sources (asan/, tsan/: sanitizer builds)
+host: $(HOST_DIR)/libmm.a $(HOST_DIR)/asan/libmm.a $(HOST_DIR)/tsan/libmm.a
 
 host-tests: $(HOST_TEST_BINS)
 
