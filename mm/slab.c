@@ -43,6 +43,8 @@ static unsigned long slab_slots[(SLAB_MAX_CACHES + 63) / 64];
 /* 1 once the kmalloc caches exist: set with release, read with acquire. */
 static int slab_ready_flag;
 static bool slab_hook_registered;	/* slab_caches_lock */
+/* The table's want of memory was said: once, not at every retry. */
+static bool slab_tab_nomem_said;	/* slab_caches_lock */
 
 struct slab_tab slab_tab;
 
@@ -128,8 +130,11 @@ static bool slab_tab_init(void)
 		smp_store_release(&slab_tab.n, n);
 	return true;
 nomem:
-	pr_err("slab: no memory for the slab table (%lu bytes): no slab "
-	       "until there is\n", n);
+	/* Each kmalloc() retries and says its own refusal (or not: NOWARN). */
+	if (!slab_tab_nomem_said)
+		pr_err("slab: no memory for the slab table (%lu bytes): no "
+		       "slab until there is\n", n);
+	slab_tab_nomem_said = true;
 	return false;
 }
 
@@ -1725,6 +1730,7 @@ void slab_reset_for_test(void)
 	memset(slab_slots, 0, sizeof(slab_slots));
 	slab_list_init(&slab_caches);
 	memset(&slab_tab, 0, sizeof(slab_tab));
+	slab_tab_nomem_said = false;
 	smp_store_release(&slab_ready_flag, 0);
 	spin_unlock(&slab_caches_lock);
 	slab_large_reset();

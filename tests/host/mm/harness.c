@@ -49,6 +49,18 @@ bool console_says(const char *needle)
 	return host_console_contains(needle);
 }
 
+unsigned int console_count(const char *needle)
+{
+	const char *s = host_console_captured();
+	unsigned int n = 0;
+
+	while ((s = strstr(s, needle))) {
+		n++;
+		s += strlen(needle);
+	}
+	return n;
+}
+
 void console_clear(void)
 {
 	host_console_capture_start(true);

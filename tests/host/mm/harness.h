@@ -66,6 +66,8 @@ void *host_map(size_t size, size_t align);
 
 /* Capture what the console printed during this case. */
 bool console_says(const char *needle);
+/* How many times @needle is in what the console printed. */
+unsigned int console_count(const char *needle);
 void console_clear(void);
 
 #endif /* TESTS_HOST_MM_HARNESS_H */

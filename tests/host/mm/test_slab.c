@@ -2,7 +2,8 @@
  * test_slab.c - kmalloc and kmem_cache on the host, under ASan and UBSan:
  * every size class, large blocks, the refusals (each with its message and
  * no change to any state; a pointer into an object or a header slot, in
- * every class), caches with odd sizes, alignments and
+ * every class; the slab table without memory, said once), caches with
+ * odd sizes, alignments and
  * constructors, destroy refused while objects live, exhaustion of every
  * class, and a model test against a shadow map of what is allocated.
  * Built again with SLAB_DEBUG=1 for the red zone and poison cases, and
@@ -99,6 +100,46 @@ static bool slabs_wait_for_the_hand_off(void)
 	EXPECT(p, "kmalloc after the hand-off");
 	kfree(p);
 	EXPECT(slab_check() == 0, "slab_check after");
+	return true;
+}
+
+/*
+ * Pages all taken before the first kmalloc(): no memory for the slab
+ * table. That is said once, however often kmalloc() tries again; each
+ * refusal is said unless __GFP_NOWARN; the first kmalloc() after pages
+ * come back sets the slab allocator up.
+ */
+static bool slab_table_without_memory(void)
+{
+	struct page **pages;
+	unsigned long n = 0, most;
+	void *p;
+
+	machine_map(4 * SZ_1G);
+	EXPECT(memblock_add(BANK, 16 * SZ_1M) == 0, "bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	most = nr_free_pages();
+	pages = calloc(most + 1, sizeof(*pages));
+	EXPECT(pages, "host memory");
+	while (n <= most && (pages[n] = alloc_pages(GFP_KERNEL | __GFP_NOWARN, 0)))
+		n++;
+	console_clear();
+	for (int i = 0; i < 3; i++)
+		EXPECT(!kmalloc(64, GFP_KERNEL), "kmalloc without memory");
+	EXPECT(!kmalloc(64, GFP_KERNEL | __GFP_NOWARN), "kmalloc without memory");
+	EXPECT(console_count("no memory for the slab table") == 1,
+	       "the table's want said %u times, once expected",
+	       console_count("no memory for the slab table"));
+	EXPECT(console_count("kmalloc: 64 bytes refused") == 3,
+	       "%u refusals said, 3 expected (the NOWARN one quiet)",
+	       console_count("kmalloc: 64 bytes refused"));
+	while (n)
+		__free_pages(pages[--n], 0);
+	free(pages);
+	p = kmalloc(64, GFP_KERNEL);
+	EXPECT(p, "kmalloc once pages are back");
+	kfree(p);
+	EXPECT(slab_check() == 0 && page_alloc_check() == 0, "checks");
 	return true;
 }
 
@@ -886,6 +927,7 @@ static bool debug_red_zone_and_poison(void)
 
 static const struct host_test tests[] = {
 	HOST_TEST(slabs_wait_for_the_hand_off),
+	HOST_TEST(slab_table_without_memory),
 	HOST_TEST(every_size_class),
 	HOST_TEST(slab_orders),
 	HOST_TEST(large_blocks),
