@@ -1479,14 +1479,31 @@ unsigned int kmem_cache_size(struct kmem_cache *cache)
 	return cache->object_size;
 }
 
+/*
+ * A zone asked of the slab allocator (__GFP_DMA32), whose slabs come from
+ * any zone: refused and said, whatever else @gfp says, since memory above
+ * 4 GiB handed to a caller that needs it below would be a silent failure.
+ */
+static __attribute__((noinline, cold)) void *
+slab_refuse_zone(const char *fn, const char *what, size_t size)
+{
+	pr_err("%s: %s of %zu bytes refused: __GFP_DMA32 asks for a zone, "
+	       "which slabs do not keep apart; alloc_pages(GFP_DMA32, order) "
+	       "serves it\n", fn, what, size);
+	return NULL;
+}
+
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp)
 {
+	if (unlikely(gfp & __GFP_DMA32))
+		return slab_refuse_zone("kmem_cache_alloc", cache->name,
+					cache->object_size);
 	return slab_alloc(cache, gfp);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *cache, gfp_t gfp)
 {
-	return slab_alloc(cache, gfp | __GFP_ZERO);
+	return kmem_cache_alloc(cache, gfp | __GFP_ZERO);
 }
 
 void kmem_cache_free(struct kmem_cache *cache, void *obj)
@@ -1531,6 +1548,8 @@ static __attribute__((noinline, cold)) void *kmalloc_unready(size_t size,
 /* kmalloc() of nothing, of more than the classes hold, or the first one. */
 static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 {
+	if (unlikely(gfp & __GFP_DMA32))
+		return slab_refuse_zone("kmalloc", "an object", size);
 	if (!size)
 		return ZERO_SIZE_PTR;
 	if (!slab_setup())
@@ -1592,6 +1611,8 @@ static void kmalloc_class_check(void)
 
 static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
 {
+	if (unlikely(gfp & __GFP_DMA32))
+		return slab_refuse_zone("kmalloc", "an object", size);
 	/* Before the cache is read: the first call may be this CPU's. */
 	if (!slab_setup())
 		return kmalloc_unready(size, gfp);

@@ -66,7 +66,12 @@ struct kmem_cache;
  */
 #define SLAB_MAX_CACHES		256
 
-/* kmalloc - @size bytes, or NULL (inline: <mm/slab_fast.h>). */
+/*
+ * kmalloc - @size bytes, or NULL (inline: <mm/slab_fast.h>). __GFP_ZERO
+ * zeroes them; __GFP_DMA32 is refused with a message, here and in
+ * kmem_cache_alloc(), as slabs keep no zones apart (alloc_pages() serves
+ * it).
+ */
 void *kzalloc(size_t size, gfp_t gfp);
 /*
  * kmalloc_array - @n * @size bytes; NULL (with a message, unless

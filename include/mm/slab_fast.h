@@ -15,7 +15,8 @@
  * (a pair's cost is not the chain of both); kmalloc() moves the freed
  * bits to the alloc word when that runs dry.
  * No lock, no atomic read-modify-write, no call.
- * Anything else (no slab yet, an empty word, __GFP_ZERO, SLAB_DEBUG, an
+ * Anything else (no slab yet, an empty word, __GFP_ZERO, __GFP_DMA32
+ * (refused there: slabs keep no zones apart), SLAB_DEBUG, an
  * arch without inline fast paths (ARCH_NO_INLINE_FAST_PATHS), a
  * request posted for this CPU (its gate closed), another CPU's slab, a
  * large block, any pointer not so proven) takes the out-of-line paths,
@@ -250,7 +251,7 @@ void __kfree_object(struct slab *s, const void *p);
 static inline __attribute__((always_inline)) void *kmalloc(size_t size, gfp_t gfp)
 {
 	if (likely(!CONFIG_SLAB_DEBUG && !ARCH_NO_INLINE_FAST_PATHS &&
-		   !(gfp & __GFP_ZERO) &&
+		   !(gfp & (__GFP_ZERO | __GFP_DMA32)) &&
 		   size - 1 < KMALLOC_MAX_CACHE_SIZE)) {
 		unsigned long shift =
 			kmalloc_class_shift[(size - 1) / KMALLOC_MIN_SIZE];

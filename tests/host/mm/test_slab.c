@@ -532,6 +532,20 @@ static bool refusals(void)
 	       console_says("krealloc: refused") &&
 	       console_says("not the start of an object"),
 	       "krealloc of an interior pointer");
+	/* A zone asked of slabs: refused at every size, NOWARN or not. */
+	for (size_t size = 8; size <= 4 * PAGE_SIZE; size *= 4) {
+		snprintf(msg, sizeof(msg), "kmalloc: an object of %zu bytes "
+			 "refused: __GFP_DMA32", size);
+		console_clear();
+		EXPECT(!kmalloc(size, GFP_DMA32 | __GFP_NOWARN) &&
+		       !kzalloc(size, GFP_DMA32) && console_count(msg) == 2,
+		       "kmalloc(%zu, GFP_DMA32)", size);
+	}
+	console_clear();
+	EXPECT(!kmem_cache_alloc(a, GFP_DMA32) &&
+	       !kmem_cache_zalloc(a, GFP_DMA32) &&
+	       console_count("kmem_cache_alloc: alpha of 48 bytes refused: "
+			     "__GFP_DMA32") == 2, "kmem_cache_alloc(GFP_DMA32)");
 	kfree(q);
 	kfree(y);
 	kfree(p);
