@@ -1178,11 +1178,12 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 		       SLAB_NOT_SET_UP);
 		goto fail;
 	}
-	if (!size || size > SLAB_MAX_SIZE / 8 || (align && !is_power_of_2(align)) ||
+	/* Half the largest slab: its header takes the first slot of a stride. */
+	if (!size || size > SLAB_MAX_SIZE / 2 || (align && !is_power_of_2(align)) ||
 	    align > PAGE_SIZE) {
 		pr_err("kmem_cache_create: refused cache %s: size %u align %u "
 		       "(size 1..%lu, align 0 or a power of two up to %lu)\n",
-		       name, size, align, SLAB_MAX_SIZE / 8, PAGE_SIZE);
+		       name, size, align, SLAB_MAX_SIZE / 2, PAGE_SIZE);
 		goto fail;
 	}
 	cache = kzalloc(sizeof(*cache), GFP_KERNEL);
@@ -1190,7 +1191,8 @@ struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
 		goto fail;
 	if (!cache_setup(cache, name, size, align, flags, ctor)) {
 		pr_err("kmem_cache_create: refused cache %s: no layout for "
-		       "size %u align %u\n", name, size, align);
+		       "size %u align %u in a slab of at most %lu bytes\n",
+		       name, size, align, SLAB_MAX_SIZE);
 		kfree(cache);
 		goto fail;
 	}

@@ -101,8 +101,11 @@ size_t ksize(const void *p);
  * SLAB_HWCACHE_ALIGN. @ctor, if any, runs once on every object when its
  * slab is made: objects keep their constructed state across free and
  * allocation, as in Linux. @name is copied (up to 31 characters).
- * Return: the cache, or NULL (with a message) for a size of 0 or one too
- * large for 8 objects to share a slab, a bad alignment, more than
+ * Objects up to half the largest slab (PAGE_SIZE << min(MAX_PAGE_ORDER,
+ * 6): 128 KiB with 4K pages, 2 MiB with 64K) have a cache; the largest
+ * take a slab each, their header in the first slot.
+ * Return: the cache, or NULL (with a message) for a size of 0 or one no
+ * slab can hold beside its header, a bad alignment, more than
  * SLAB_MAX_CACHES caches, or no memory.
  */
 struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,

@@ -281,7 +281,9 @@ static void ctor(void *obj)
 
 SELFTEST(slab_kmem_caches, STAGE_SLAB)
 {
-	static const unsigned int sizes[] = { 1, 24, 100, 200, 1000, 3000 };
+	/* Up to the largest a cache takes: half the largest slab. */
+	static const unsigned int sizes[] = { 1, 24, 100, 200, 1000, 3000,
+					      SLAB_MAX_SIZE / 2 };
 	static const unsigned int aligns[] = { 0, 16, 64, 256 };
 	struct buddy_counts before;
 	struct kmem_cache *c;
@@ -293,23 +295,30 @@ SELFTEST(slab_kmem_caches, STAGE_SLAB)
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++)
 		for (unsigned int j = 0; j < ARRAY_SIZE(aligns); j++) {
 			unsigned int align = aligns[j] ? aligns[j] : 8;
+			/* 64, or what a slab case's memory holds at worst. */
+			unsigned int nobj = (unsigned int)MIN(64UL,
+				SLAB_CASE_BYTES / (2 * ALIGN_UP(sizes[i], align)));
 
-			/* A cache must fit 8 objects a slab (small slabs at MAX_PAGE_ORDER 0). */
-			if (ALIGN_UP(sizes[i], align) > SLAB_MAX_SIZE / 8)
+			/*
+			 * A slab holds a stride (SLAB_DEBUG's red zone in it)
+			 * beside its header, at most.
+			 */
+			if (ALIGN_UP(sizes[i] + (CONFIG_SLAB_DEBUG ? 8 : 0),
+				     align) > SLAB_MAX_SIZE / 2)
 				continue;
 
 			c = kmem_cache_create("selftest", sizes[i], aligns[j], 0,
 					      NULL);
 			SELFTEST_EXPECT(c, "cache of %u aligned %u", sizes[i],
 					aligns[j]);
-			for (int k = 0; k < 64; k++) {
+			for (unsigned int k = 0; k < nobj; k++) {
 				objs[k] = kmem_cache_alloc(c, GFP_KERNEL);
 				SELFTEST_EXPECT(objs[k] && !((uintptr_t)objs[k] &
 							    (align - 1)),
 						"object %p of %u not aligned to %u",
 						objs[k], sizes[i], align);
 			}
-			for (int k = 0; k < 64; k++)
+			for (unsigned int k = 0; k < nobj; k++)
 				kmem_cache_free(c, objs[k]);
 			kmem_cache_destroy(c);
 		}

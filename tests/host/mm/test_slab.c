@@ -24,7 +24,7 @@
  */
 #define RUN_PAGES	(MAX_PAGE_ORDER >= 2 ? 3UL : 1UL << MAX_PAGE_ORDER)
 #define RUN_BYTES	(RUN_PAGES * PAGE_SIZE)
-#define CACHE_MAX	(SLAB_MAX_SIZE / 8)
+#define CACHE_MAX	(SLAB_MAX_SIZE / 2 - (CONFIG_SLAB_DEBUG ? 8 : 0))
 
 /* A machine of @mib MiB at 2 GiB, handed off, kmalloc ready. */
 static bool slab_machine(unsigned long mib)
@@ -668,6 +668,8 @@ static bool caches_sizes_alignment_destroy(void)
 	static const struct { unsigned int size, align; } kinds[] = {
 		{ 24, 0 }, { 100, 0 }, { 200, 64 }, { 72, 128 }, { 3000, 0 },
 		{ 8, 8 }, { 1, 0 }, { 4096, 4096 }, { 12345, 16 },
+		/* The largest, a slab each; one more byte fits in none. */
+		{ CACHE_MAX, 0 }, { CACHE_MAX / 2 + 1, 64 }, { CACHE_MAX + 1, 0 },
 	};
 	struct kmem_cache *c, *many[SLAB_MAX_CACHES];
 	unsigned long before;
@@ -680,6 +682,9 @@ static bool caches_sizes_alignment_destroy(void)
 	before = nr_free_pages();
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		unsigned int align = kinds[k].align ? kinds[k].align : 8;
+		/* 300, or as many as 16 MiB of slabs hold at worst. */
+		int nobj = (int)MIN(300UL, 8 * SZ_1M /
+				    ALIGN_UP(kinds[k].size, align));
 
 		/* Too large for this geometry's slabs: refused. */
 		if (kinds[k].size > CACHE_MAX) {
@@ -690,7 +695,7 @@ static bool caches_sizes_alignment_destroy(void)
 		c = kmem_cache_create("odd", kinds[k].size, kinds[k].align, 0, NULL);
 		EXPECT(c, "cache of %u aligned %u", kinds[k].size, kinds[k].align);
 		EXPECT(kmem_cache_size(c) == kinds[k].size, "size");
-		for (int i = 0; i < 300; i++) {
+		for (int i = 0; i < nobj; i++) {
 			objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
 			EXPECT(objs[i] && ((uintptr_t)objs[i] & (align - 1)) == 0,
 			       "object %p of %u not aligned to %u", objs[i],
@@ -698,7 +703,7 @@ static bool caches_sizes_alignment_destroy(void)
 			EXPECT(ksize(objs[i]) == kinds[k].size, "ksize");
 			memset(objs[i], i, kinds[k].size);
 		}
-		for (int i = 0; i < 300; i++) {
+		for (int i = 0; i < nobj; i++) {
 			EXPECT(((unsigned char *)objs[i])[kinds[k].size - 1] == (unsigned char)i,
 			       "object %d overwritten", i);
 			/* Every object refuses its inside. */
