@@ -44,6 +44,13 @@ QEMU_DEFAULT_MEM = $(shell m=$(QEMU_ORDER_MEM_MIB); min=$(QEMU_MIN_MEM_MIB); \
 
 MEM		?= $(QEMU_DEFAULT_MEM)
 SMP		?= 1
+# Said here, not by QEMU, which takes -m 0 and -smp 0 for its defaults.
+ifneq ($(shell echo '$(SMP)' | grep -Ex '[1-9][0-9]*'),$(SMP))
+$(error SMP=$(SMP) is not a number of CPUs; write one from 1 up in decimal digits, e.g. SMP=4)
+endif
+ifneq ($(shell echo '$(MEM)' | grep -Ex '([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)[KMGTkmgt]?'),$(MEM))
+$(error MEM=$(MEM) is not a memory size; write a size above 0 with K, M, G or T (M without one, as QEMU reads it), e.g. MEM=512M)
+endif
 # The CPUs the guest must bring online: the machine's (less any its board
 # file says never come online, BOARD_USABLE_CPUS), at most NR_CPUS: the
 # kernel keeps the rest parked and says so in one line.

@@ -166,14 +166,15 @@ fi
 build_mm mm_freestanding_aarch64_64k_order0 object aarch64 16 \
 	-DCONFIG_MAX_PAGE_ORDER=0
 
-# make_refuses NAME VALUE [VARIABLE]: make VARIABLE=VALUE (default
-# MAX_PAGE_ORDER) stops with a sentence
+# make_refuses NAME VALUE [VARIABLE [WORDS]]: make VARIABLE=VALUE (default
+# MAX_PAGE_ORDER) stops with a sentence that says WORDS (default "is
+# not a decimal number")
 make_refuses() {
 	if make -s --no-print-directory "${3:-MAX_PAGE_ORDER}=$2" print-qemu \
 		>"$tmp/log" 2>&1; then
 		echo "make took ${3:-MAX_PAGE_ORDER}=$2" >>"$tmp/log"
 		result fail "$1"
-	elif grep -q "is not a decimal number" "$tmp/log"; then
+	elif grep -q "${4:-is not a decimal number}" "$tmp/log"; then
 		result ok "$1"
 	else
 		result fail "$1"
@@ -185,6 +186,11 @@ make_refuses make_order_hex_refused 0x8
 make_refuses make_order_sign_refused +8
 make_refuses make_order_word_refused ten
 make_refuses make_nr_cpus_octal_refused 010 NR_CPUS
+# QEMU would take -smp 0 and -m 0 for its defaults, and say nothing.
+make_refuses make_smp_0_refused 0 SMP "SMP=0 is not a number of CPUs"
+make_refuses make_smp_word_refused two SMP "SMP=two is not a number of CPUs"
+make_refuses make_mem_0_refused 0 MEM "MEM=0 is not a memory size"
+make_refuses make_mem_unit_refused 12Q MEM "MEM=12Q is not a memory size"
 if make -s --no-print-directory MAX_PAGE_ORDER=0 print-qemu >"$tmp/log" 2>&1
 then
 	result ok make_order_0_accepted
