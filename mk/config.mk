@@ -55,8 +55,19 @@ SLAB_DEBUG	?=
 SPINLOCK_WAIT	?=
 NR_CPUS		?= 64
 LOTTERY		?=
+EFI_DUMP	?=
 FAULTS		:= fail hang exception early-poweroff secondary-exception \
 		   nested-exception
+
+# Switches: 1 turns one on; 0, or nothing, leaves it off (SLAB_DEBUG=0 is
+# off, not a build of its own); any other value is said here.
+define config_switch
+ifneq ($$(filter-out 0 1,$$($(1))),)
+$$(error $(1)=$$($(1)) is not a switch; write $(1)=1 to turn it on, or $(1)=0 (or leave it out) for off)
+endif
+override $(1) := $$(filter 1,$$($(1)))
+endef
+$(foreach v,BENCH SLAB_DEBUG LOTTERY EFI_DUMP,$(eval $(call config_switch,$(v))))
 
 ifeq ($(filter $(ARCH),$(ARCHES)),)
 $(error ARCH=$(ARCH) is not a target; choose one of: $(ARCHES))

@@ -66,6 +66,10 @@ ifneq ($(BOOT_HART),)
 ifneq ($(shell echo '$(BOOT_HART)' | grep -Ex '[0-9]+'),$(BOOT_HART))
 $(error BOOT_HART=$(BOOT_HART) is not a hart number)
 endif
+# A hart the machine lacks would leave OpenSBI waiting for it: a hang.
+ifneq ($(shell [ '$(BOOT_HART)' -lt '$(or $(SMP),1)' ] 2>/dev/null && echo y),y)
+$(error BOOT_HART=$(BOOT_HART) is not a hart of a machine of SMP=$(or $(SMP),1); choose one below SMP)
+endif
 BOOT_HART_STUB	:= $(BUILD_DIR)/boot-hart-$(BOOT_HART).bin
 # Free RAM between OpenSBI's 512 KiB and the kernel (BOARD_LINK_ADDRESS).
 BOOT_HART_STUB_ADDR := 0x801ff000

@@ -191,6 +191,22 @@ make_refuses make_smp_0_refused 0 SMP "SMP=0 is not a number of CPUs"
 make_refuses make_smp_word_refused two SMP "SMP=two is not a number of CPUs"
 make_refuses make_mem_0_refused 0 MEM "MEM=0 is not a memory size"
 make_refuses make_mem_unit_refused 12Q MEM "MEM=12Q is not a memory size"
+# Switches: 0 is off, not a build of its own; a word is refused.
+make_refuses make_switch_word_refused yes SLAB_DEBUG "SLAB_DEBUG=yes is not a switch"
+if make -s --no-print-directory SLAB_DEBUG=0 LOTTERY=0 print-qemu >"$tmp/log" 2>&1 &&
+	grep -qx "BUILD_DIR=build/riscv64-4K" "$tmp/log"; then
+	result ok make_switch_0_is_off
+else
+	result fail make_switch_0_is_off
+fi
+# OpenSBI would wait for a hart the machine lacks.
+if ! make -s --no-print-directory ARCH=riscv64 SMP=2 BOOT_HART=5 print-qemu \
+	>"$tmp/log" 2>&1 &&
+	grep -q "BOOT_HART=5 is not a hart of a machine of SMP=2" "$tmp/log"; then
+	result ok make_boot_hart_beyond_smp_refused
+else
+	result fail make_boot_hart_beyond_smp_refused
+fi
 if make -s --no-print-directory MAX_PAGE_ORDER=0 print-qemu >"$tmp/log" 2>&1
 then
 	result ok make_order_0_accepted
