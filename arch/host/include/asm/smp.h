@@ -52,8 +52,7 @@ bool host_percpu_section_untouched(void);
  * thread's next read reloads the word; or while the thread runs, when
  * the hold fails and either value will do (0 costs one pass through
  * host_cpu_register()).
- */
-/*
+ *
  * Under ThreadSanitizer the loads are sequentially consistent atomics:
  * the hold there is decided on the library's entries and exits, and a
  * thread's entry must be seen before its next read of the offset
