@@ -20,12 +20,14 @@
  * there with -finstrument-functions (mk/host.mk), whose hooks below count
  * this thread's nesting and publish, at 0 <-> 1, whether it is inside;
  * host_blocking_begin() counts as an entry and host_blocking_end() as
- * its exit; the inline fast paths are calls (<asm/smp.h>). A thread
- * outside may be held whether it sleeps or runs: its per-CPU data is at
- * rest either way. The thread's entry (inside = 1, then its offset read)
- * and the sender's look (offset = 0, then inside read) are sequentially
- * consistent, so one of them sees the other: a thread that enters after
- * a look that found it outside reads offset 0 and waits.
+ * its exit; the inline fast paths are calls (<asm/smp.h>). A thread is
+ * held there when it is outside and asleep in the kernel, as elsewhere:
+ * not while it runs its program's code, which may be in the middle of
+ * its own per-CPU data (a test's, which its requests touch). The
+ * thread's entry (inside = 1, then its offset read) and the sender's look
+ * (offset = 0, then inside read) are sequentially consistent, so one of
+ * them sees the other: a thread that enters after a look that found it
+ * outside reads offset 0 and waits.
  *
  * Before the sender looks, it clears the thread's per-CPU offset. A
  * thread that wakes after the look finds 0 at its next this_cpu_ptr(),
@@ -81,6 +83,28 @@ void host_cpu_hold_forget(unsigned int cpu)
 	__atomic_store_n(&cpu_offset[cpu], NULL, __ATOMIC_RELEASE);
 }
 
+/* Whether thread @tid of this process sleeps in the kernel (state S). */
+static bool thread_asleep(pid_t tid)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && p[2] == 'S';
+}
+
 #ifdef __SANITIZE_THREAD__
 #define NO_HOOK	__attribute__((no_instrument_function))
 
@@ -134,13 +158,17 @@ bool arch_cpu_hold(unsigned int cpu)
 {
 	unsigned long *offset = __atomic_load_n(&cpu_offset[cpu], __ATOMIC_ACQUIRE);
 	int *inside = __atomic_load_n(&cpu_inside[cpu], __ATOMIC_ACQUIRE);
+	bool asleep;
 
 	if (!offset || !inside)
 		return false;
 	/* Before the look: a thread that enters after it finds 0. */
 	__atomic_store_n(offset, 0, __ATOMIC_SEQ_CST);
+	host_blocking_begin();
+	asleep = thread_asleep((pid_t)cpu_hwid(cpu));
+	host_blocking_end();
 	/* Still 0: the thread did not take it back on an earlier release. */
-	return !__atomic_load_n(inside, __ATOMIC_SEQ_CST) &&
+	return asleep && !__atomic_load_n(inside, __ATOMIC_SEQ_CST) &&
 	       !__atomic_load_n(offset, __ATOMIC_SEQ_CST);
 }
 
@@ -158,28 +186,6 @@ void host_blocking_begin(void)
 void host_blocking_end(void)
 {
 	host_blocking_begin();	/* even again */
-}
-
-/* Whether thread @tid of this process sleeps in the kernel (state S). */
-static bool thread_asleep(pid_t tid)
-{
-	char path[64], buf[512];
-	const char *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
 }
 
 bool arch_cpu_hold(unsigned int cpu)

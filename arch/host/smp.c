@@ -23,7 +23,7 @@
  * points, and one blocked outside the allocator (a barrier, a join) is
  * served by its senders, away if it said so with smp_cpu_away(), else
  * held once found asleep outside buddyboot's code (cpu_hold.c; under
- * ThreadSanitizer, found outside it, asleep or not). An
+ * ThreadSanitizer, outside by the library's own count). An
  * exiting thread is away from its CPU-dead hooks on.
  */
 #include <pthread.h>

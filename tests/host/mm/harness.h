@@ -45,10 +45,10 @@ bool host_test_skip(const char *reason);
 /*
  * host_busy_begin/host_busy_end - around a test thread's loop that stands
  * for a CPU busy in its own code, with no poll point, which no sender may
- * serve. Under ThreadSanitizer a thread that runs outside buddyboot's
- * code may be held like one asleep (arch/host/cpu_hold.c), so there the
- * loop counts as inside; elsewhere a running thread is never held, and
- * these do nothing.
+ * serve. Under ThreadSanitizer, whose runtime may put a thread to sleep
+ * for a moment anywhere in its program's code, the loop could be found
+ * asleep outside buddyboot's code and held (arch/host/cpu_hold.c), so
+ * there it counts as inside; elsewhere these do nothing.
  */
 void host_busy_begin(void);
 void host_busy_end(void);
