@@ -35,6 +35,12 @@
 DEFINE_PER_CPU(struct slab_pcpu, slab_pcpu);
 
 struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
+/*
+ * Their twins for kmalloc(GFP_DMA32), "kmalloc-dma32-<size>", whose slabs
+ * come from ZONE_DMA32 (SLAB_CACHE_DMA32): empty, and costing nothing but
+ * these structs and their slots, on a machine that never asks.
+ */
+struct kmem_cache kmalloc_dma32_caches[NR_KMALLOC_CACHES];
 /* Every cache; slab_caches_lock. Made empty by kmem_cache_init(). */
 struct slab_list slab_caches;
 DEFINE_SPINLOCK(slab_caches_lock);
@@ -281,7 +287,11 @@ static struct slab *slab_new(struct kmem_cache *cache, gfp_t gfp)
 
 	if (!smp_load_acquire(&slab_tab.units))
 		return NULL;
-	page = alloc_pages((gfp & ~__GFP_ZERO) | __GFP_NOWARN, cache->order);
+	/* The cache's zone, not the caller's: a slab serves every later call. */
+	gfp &= ~(__GFP_ZERO | __GFP_DMA32);
+	if (cache->flags & SLAB_CACHE_DMA32)
+		gfp |= __GFP_DMA32;
+	page = alloc_pages(gfp | __GFP_NOWARN, cache->order);
 	if (!page)
 		return NULL;
 	s = page_address(page);
@@ -1133,13 +1143,19 @@ bool slab_setup(void)
 	if (!slab_ready_flag && nr_managed_pages() && slab_tab_init()) {
 		slab_list_init(&slab_caches);
 		kmalloc_class_check();
-		for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
-			struct kmem_cache *cache = &kmalloc_caches[i];
+		/* The classes, then their DMA32 twins: slots 0 .. 2n - 1. */
+		for (unsigned int i = 0; i < 2 * NR_KMALLOC_CACHES; i++) {
+			unsigned int k = i % NR_KMALLOC_CACHES;
+			bool dma32 = i >= NR_KMALLOC_CACHES;
+			struct kmem_cache *cache = dma32 ? &kmalloc_dma32_caches[k]
+							 : &kmalloc_caches[k];
+			unsigned int size = 1U << (k + KMALLOC_SHIFT_LOW);
 			char name[32];
-			unsigned int size = 1U << (i + KMALLOC_SHIFT_LOW);
 
-			ksnprintf(name, sizeof(name), "kmalloc-%u", size);
-			if (!cache_setup(cache, name, size, size, 0, NULL))
+			ksnprintf(name, sizeof(name), "kmalloc-%s%u",
+				  dma32 ? "dma32-" : "", size);
+			if (!cache_setup(cache, name, size, size,
+					 dma32 ? SLAB_CACHE_DMA32 : 0, NULL))
 				panic("slab: cannot lay out %s in a slab of at "
 				      "most %lu bytes", name, SLAB_MAX_SIZE);
 			cache->slot = i;
@@ -1482,24 +1498,23 @@ unsigned int kmem_cache_size(struct kmem_cache *cache)
 }
 
 /*
- * A zone asked of the slab allocator (__GFP_DMA32), whose slabs come from
- * any zone: refused and said, whatever else @gfp says, since memory above
- * 4 GiB handed to a caller that needs it below would be a silent failure.
+ * __GFP_DMA32 asked of a cache whose slabs come from any zone (made
+ * without SLAB_CACHE_DMA32): refused and said, whatever else @gfp says,
+ * since memory above 4 GiB handed to a caller that needs it below would
+ * be a silent failure. (Linux strips the flag with a warning.)
  */
-static __attribute__((noinline, cold)) void *
-slab_refuse_zone(const char *fn, const char *what, size_t size)
+static __attribute__((noinline, cold)) void *slab_refuse_zone(const struct kmem_cache *cache)
 {
-	pr_err("%s: %s of %zu bytes refused: __GFP_DMA32 asks for a zone, "
-	       "which slabs do not keep apart; alloc_pages(GFP_DMA32, order) "
-	       "serves it\n", fn, what, size);
+	pr_err("kmem_cache_alloc: %s of %u bytes refused: __GFP_DMA32 asked "
+	       "of a cache made without SLAB_CACHE_DMA32, whose slabs come from "
+	       "any zone\n", cache->name, cache->object_size);
 	return NULL;
 }
 
 void *kmem_cache_alloc(struct kmem_cache *cache, gfp_t gfp)
 {
-	if (unlikely(gfp & __GFP_DMA32))
-		return slab_refuse_zone("kmem_cache_alloc", cache->name,
-					cache->object_size);
+	if (unlikely((gfp & __GFP_DMA32) && !(cache->flags & SLAB_CACHE_DMA32)))
+		return slab_refuse_zone(cache);
 	return slab_alloc(cache, gfp);
 }
 
@@ -1550,8 +1565,6 @@ static __attribute__((noinline, cold)) void *kmalloc_unready(size_t size,
 /* kmalloc() of nothing, of more than the classes hold, or the first one. */
 static __attribute__((noinline)) void *kmalloc_other(size_t size, gfp_t gfp)
 {
-	if (unlikely(gfp & __GFP_DMA32))
-		return slab_refuse_zone("kmalloc", "an object", size);
 	if (!size)
 		return ZERO_SIZE_PTR;
 	if (!slab_setup())
@@ -1613,12 +1626,12 @@ static void kmalloc_class_check(void)
 
 static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
 {
-	if (unlikely(gfp & __GFP_DMA32))
-		return slab_refuse_zone("kmalloc", "an object", size);
 	/* Before the cache is read: the first call may be this CPU's. */
 	if (!slab_setup())
 		return kmalloc_unready(size, gfp);
-	return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
+	if (likely(!(gfp & __GFP_DMA32)))
+		return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
+	return slab_alloc(&kmalloc_dma32_caches[kmalloc_index(size)], gfp);
 }
 
 /*
@@ -1750,6 +1763,7 @@ void slab_reset_for_test(void)
 	for_each_online_cpu(cpu)
 		memset(per_cpu_ptr(&slab_pcpu, cpu), 0, sizeof(struct slab_pcpu));
 	memset(kmalloc_caches, 0, sizeof(kmalloc_caches));
+	memset(kmalloc_dma32_caches, 0, sizeof(kmalloc_dma32_caches));
 	memset(slab_slots, 0, sizeof(slab_slots));
 	slab_list_init(&slab_caches);
 	memset(&slab_tab, 0, sizeof(slab_tab));

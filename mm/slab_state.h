@@ -142,6 +142,7 @@ struct kmem_cache {
 };
 
 extern struct kmem_cache kmalloc_caches[NR_KMALLOC_CACHES];
+extern struct kmem_cache kmalloc_dma32_caches[NR_KMALLOC_CACHES];
 extern struct slab_list slab_caches;
 extern spinlock_t slab_caches_lock;
 

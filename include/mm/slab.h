@@ -59,6 +59,7 @@ struct kmem_cache;
 /* kmem_cache_create() flags (Linux's values where Linux has them). */
 #define SLAB_HWCACHE_ALIGN	0x00002000UL	/* align objects to 64 bytes */
 #define SLAB_PANIC		0x00040000UL	/* panic if creation fails */
+#define SLAB_CACHE_DMA32	0x00008000UL	/* slabs from ZONE_DMA32: below 4 GiB */
 
 /*
  * Caches a machine may have at once, kmalloc's own included: each costs
@@ -68,9 +69,11 @@ struct kmem_cache;
 
 /*
  * kmalloc - @size bytes, or NULL (inline: <mm/slab_fast.h>). __GFP_ZERO
- * zeroes them; __GFP_DMA32 is refused with a message, here and in
- * kmem_cache_alloc(), as slabs keep no zones apart (alloc_pages() serves
- * it).
+ * zeroes them; __GFP_DMA32 gives bytes below 4 GiB, from the DMA32
+ * classes ("kmalloc-dma32-<size>") or, above the classes, from
+ * ZONE_DMA32's pages. kmem_cache_alloc() honours
+ * __GFP_DMA32 for a cache made with SLAB_CACHE_DMA32 (whose objects are
+ * all below 4 GiB anyway) and refuses it, with a message, for any other.
  */
 void *kzalloc(size_t size, gfp_t gfp);
 /*
@@ -98,7 +101,7 @@ size_t ksize(const void *p);
 /*
  * kmem_cache_create - a cache of @size-byte objects aligned to @align (0,
  * or a power of two up to PAGE_SIZE), at least to 8 bytes, and to 64 with
- * SLAB_HWCACHE_ALIGN. @ctor, if any, runs once on every object when its
+ * SLAB_HWCACHE_ALIGN; with SLAB_CACHE_DMA32, all below 4 GiB. @ctor, if any, runs once on every object when its
  * slab is made: objects keep their constructed state across free and
  * allocation, as in Linux. @name is copied (up to 31 characters).
  * Objects up to half the largest slab (PAGE_SIZE << min(MAX_PAGE_ORDER,

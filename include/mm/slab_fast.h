@@ -16,7 +16,7 @@
  * bits to the alloc word when that runs dry.
  * No lock, no atomic read-modify-write, no call.
  * Anything else (no slab yet, an empty word, __GFP_ZERO, __GFP_DMA32
- * (refused there: slabs keep no zones apart), SLAB_DEBUG, an
+ * (served there from the DMA32 classes), SLAB_DEBUG, an
  * arch without inline fast paths (ARCH_NO_INLINE_FAST_PATHS), a
  * request posted for this CPU (its gate closed), another CPU's slab, a
  * large block, any pointer not so proven) takes the out-of-line paths,

@@ -14,6 +14,8 @@
  *   slab_refusals              double free, interior pointer, wrong cache,
  *                              pointers kmalloc never returned: each
  *                              refused, nothing changed
+ *   slab_dma32_objects         kmalloc(GFP_DMA32) at several sizes: every
+ *                              object below 4 GiB, all given back
  *   slab_kmem_caches           kmem_cache_create with odd sizes and
  *                              alignments, destroy refused while objects
  *                              are live
@@ -269,6 +271,37 @@ SELFTEST(slab_refusals, STAGE_SLAB)
 	kfree(p);
 	kfree(q);
 	return slab_restored(&before, "after the refusals");
+}
+
+/*
+ * GFP_DMA32: every object below 4 GiB, from the DMA32 classes (or, above
+ * them, ZONE_DMA32's pages), whatever memory lies above; all given back.
+ */
+SELFTEST(slab_dma32_objects, STAGE_SLAB)
+{
+	static const size_t sizes[] = { 8, 100, 1000, KMALLOC_MAX_CACHE_SIZE,
+					KMALLOC_MAX_CACHE_SIZE + 1 };
+	const phys_addr_t four_gib = (phys_addr_t)1 << 32;
+	struct buddy_counts before;
+	void *objs[32];
+
+	SLAB_SKIP_WITHOUT_ROOM();
+	kmem_cache_shrink_all();
+	buddy_counts_take(&before);
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (unsigned int k = 0; k < ARRAY_SIZE(objs); k++) {
+			objs[k] = kmalloc(sizes[i], GFP_DMA32 | __GFP_NOWARN);
+			if (!objs[k] && !i && !k)
+				return selftest_skip("no memory below 4 GiB");
+			SELFTEST_EXPECT(objs[k] && virt_to_phys(objs[k]) +
+					sizes[i] <= four_gib,
+					"kmalloc(%zu, GFP_DMA32) = %p", sizes[i],
+					objs[k]);
+		}
+		for (unsigned int k = 0; k < ARRAY_SIZE(objs); k++)
+			kfree(objs[k]);
+	}
+	return slab_restored(&before, "after the DMA32 objects");
 }
 
 static int ctor_runs;

@@ -143,6 +143,81 @@ static bool slab_table_without_memory(void)
 	return true;
 }
 
+/*
+ * GFP_DMA32 on a machine with memory on both sides of 4 GiB: every
+ * kmalloc() size, zeroed or not, and a SLAB_CACHE_DMA32 cache's objects
+ * lie below it; the DMA32 classes run out with ZONE_DMA32 while plain
+ * kmalloc() goes on above; everything comes back.
+ */
+static bool zeroed(const void *p, size_t size)
+{
+	for (size_t i = 0; i < size; i++)
+		if (((const unsigned char *)p)[i])
+			return false;
+	return true;
+}
+
+static bool dma32_objects(void)
+{
+	const phys_addr_t four_gib = 4 * SZ_1G;
+	struct kmem_cache *c;
+	unsigned long before, n = 0;
+	void **held;
+	void *p;
+
+	machine_map(6 * SZ_1G);
+	EXPECT(memblock_add(four_gib - 16 * SZ_1M, 16 * SZ_1M) == 0, "low bank");
+	EXPECT(memblock_add(5 * SZ_1G, 64 * SZ_1M) == 0, "high bank");
+	EXPECT(memblock_free_all() > 0, "hand-off");
+	kfree(kmalloc(8, GFP_KERNEL));	/* the slab table made first */
+	kmem_cache_shrink_all();
+	before = nr_free_pages();
+	for (size_t size = 1; size <= MIN(4 * PAGE_SIZE, KMALLOC_MAX_SIZE);
+	     size = size * 3 + 1) {
+		void *q = kzalloc(size, GFP_DMA32);
+
+		p = kmalloc(size, GFP_DMA32);
+		EXPECT(p && q && virt_to_phys(p) + size <= four_gib &&
+		       virt_to_phys(q) + size <= four_gib,
+		       "kmalloc(%zu, GFP_DMA32) = %p, %p", size, p, q);
+		EXPECT(ksize(p) >= size && zeroed(q, size),
+		       "%zu bytes: ksize %zu, or not zeroed", size, ksize(p));
+		kfree(p);
+		kfree(q);
+	}
+	c = kmem_cache_create("low", 200, 0, SLAB_CACHE_DMA32, NULL);
+	EXPECT(c, "SLAB_CACHE_DMA32 cache");
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	EXPECT(p && virt_to_phys(p) < four_gib, "SLAB_CACHE_DMA32 object %p", p);
+	kmem_cache_free(c, p);
+	p = kmem_cache_alloc(c, GFP_DMA32);
+	EXPECT(p && virt_to_phys(p) < four_gib, "with GFP_DMA32: %p", p);
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
+	/* ZONE_DMA32 runs out for the DMA32 classes, not for kmalloc(). */
+	held = calloc(16 * SZ_1M / 512 + 1, sizeof(*held));
+	EXPECT(held, "host memory");
+	while ((p = kmalloc(512, GFP_DMA32 | __GFP_NOWARN))) {
+		EXPECT(virt_to_phys(p) < four_gib && n < 16 * SZ_1M / 512,
+		       "object %lu at %p", n, p);
+		held[n++] = p;
+	}
+	/* Half the zone at least, in strides (SLAB_DEBUG's are twice). */
+	EXPECT(n * 512 * (CONFIG_SLAB_DEBUG ? 2 : 1) > 16 * SZ_1M / 2,
+	       "only %lu DMA32 objects", n);
+	p = kmalloc(512, GFP_KERNEL);
+	EXPECT(p && virt_to_phys(p) >= four_gib, "plain kmalloc above: %p", p);
+	kfree(p);
+	while (n)
+		kfree(held[--n]);
+	free(held);
+	kmem_cache_shrink_all();
+	EXPECT(slab_check() == 0 && page_alloc_check() == 0, "checks");
+	EXPECT(nr_free_pages() == before, "%lu free pages, %lu before",
+	       nr_free_pages(), before);
+	return true;
+}
+
 static bool every_size_class(void)
 {
 	unsigned long before;
@@ -532,17 +607,9 @@ static bool refusals(void)
 	       console_says("krealloc: refused") &&
 	       console_says("not the start of an object"),
 	       "krealloc of an interior pointer");
-	/* A zone asked of slabs: refused at every size, NOWARN or not. */
-	for (size_t size = 8; size <= 4 * PAGE_SIZE; size *= 4) {
-		snprintf(msg, sizeof(msg), "kmalloc: an object of %zu bytes "
-			 "refused: __GFP_DMA32", size);
-		console_clear();
-		EXPECT(!kmalloc(size, GFP_DMA32 | __GFP_NOWARN) &&
-		       !kzalloc(size, GFP_DMA32) && console_count(msg) == 2,
-		       "kmalloc(%zu, GFP_DMA32)", size);
-	}
+	/* A zone asked of a cache that keeps none: refused, NOWARN or not. */
 	console_clear();
-	EXPECT(!kmem_cache_alloc(a, GFP_DMA32) &&
+	EXPECT(!kmem_cache_alloc(a, GFP_DMA32 | __GFP_NOWARN) &&
 	       !kmem_cache_zalloc(a, GFP_DMA32) &&
 	       console_count("kmem_cache_alloc: alpha of 48 bytes refused: "
 			     "__GFP_DMA32") == 2, "kmem_cache_alloc(GFP_DMA32)");
@@ -746,7 +813,8 @@ static bool caches_sizes_alignment_destroy(void)
 	n = 0;
 	while (n < SLAB_MAX_CACHES && (many[n] = kmem_cache_create("many", 32, 0, 0, NULL)))
 		n++;
-	EXPECT(n == SLAB_MAX_CACHES - NR_KMALLOC_CACHES - 1, "%d caches made", n);
+	/* Each class has a DMA32 twin; one more cache is "ctor". */
+	EXPECT(n == SLAB_MAX_CACHES - 2 * NR_KMALLOC_CACHES - 1, "%d caches made", n);
 	snprintf(name, sizeof(name), "all %d caches in use", SLAB_MAX_CACHES);
 	EXPECT(console_says(name), "slots refused");
 	while (n--)
@@ -947,6 +1015,7 @@ static bool debug_red_zone_and_poison(void)
 static const struct host_test tests[] = {
 	HOST_TEST(slabs_wait_for_the_hand_off),
 	HOST_TEST(slab_table_without_memory),
+	HOST_TEST(dma32_objects),
 	HOST_TEST(every_size_class),
 	HOST_TEST(slab_orders),
 	HOST_TEST(large_blocks),
