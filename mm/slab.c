@@ -1741,8 +1741,12 @@ void *krealloc(const void *p, size_t new_size, gfp_t gfp)
 	old = usable_size("krealloc", p);
 	if (!old)
 		return NULL;
-	if (new_size <= old)
+	/* It fits, and where it is (below 4 GiB, if GFP_DMA32 asks). */
+	if (new_size <= old && (!(gfp & __GFP_DMA32) ||
+				PHYS_PFN(virt_to_phys(p) + old - 1) < DMA32_END_PFN))
 		return (void *)p;
+	if (new_size < old)
+		old = new_size;
 	n = kmalloc(new_size, gfp & ~__GFP_ZERO);
 	if (!n)
 		return NULL;

@@ -86,7 +86,8 @@ void *kcalloc(size_t n, size_t size, gfp_t gfp);
  * krealloc - resize @p (NULL: like kmalloc) to @new_size, keeping the
  * first min(old, new) bytes; @new_size 0 frees @p and returns
  * ZERO_SIZE_PTR, as Linux's does (and as kmalloc(0)). When the object
- * already holds @new_size bytes it is returned unchanged. On failure @p is
+ * already holds @new_size bytes (and, with __GFP_DMA32, lies below 4 GiB)
+ * it is returned unchanged. On failure @p is
  * left as it was and NULL is returned; a @p that kmalloc() did not return
  * (or an interior pointer) is refused with a message, as kfree() refuses.
  */

@@ -185,6 +185,20 @@ static bool dma32_objects(void)
 		kfree(p);
 		kfree(q);
 	}
+	/* krealloc() keeps an object that fits only where GFP_DMA32 asks. */
+	p = kmalloc(100, GFP_KERNEL);
+	EXPECT(p && virt_to_phys(p) >= four_gib, "plain kmalloc above: %p", p);
+	memset(p, 0x5a, 100);
+	{
+		void *q = krealloc(p, 50, GFP_DMA32);
+
+		EXPECT(q && q != p && virt_to_phys(q) < four_gib &&
+		       ((unsigned char *)q)[49] == 0x5a,
+		       "krealloc(%p, 50, GFP_DMA32) = %p", p, q);
+		p = krealloc(q, 60, GFP_DMA32);
+		EXPECT(p == q, "krealloc within a DMA32 object moved it");
+		kfree(p);
+	}
 	c = kmem_cache_create("low", 200, 0, SLAB_CACHE_DMA32, NULL);
 	EXPECT(c, "SLAB_CACHE_DMA32 cache");
 	p = kmem_cache_alloc(c, GFP_KERNEL);
