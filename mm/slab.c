@@ -1629,9 +1629,9 @@ static __attribute__((noinline)) void *kmalloc_slow(size_t size, gfp_t gfp)
 	/* Before the cache is read: the first call may be this CPU's. */
 	if (!slab_setup())
 		return kmalloc_unready(size, gfp);
-	if (likely(!(gfp & __GFP_DMA32)))
-		return slab_alloc(&kmalloc_caches[kmalloc_index(size)], gfp);
-	return slab_alloc(&kmalloc_dma32_caches[kmalloc_index(size)], gfp);
+	return slab_alloc(&(gfp & __GFP_DMA32 ? kmalloc_dma32_caches
+					     : kmalloc_caches)[kmalloc_index(size)],
+			  gfp);
 }
 
 /*

@@ -154,22 +154,25 @@ NO_HOOK void host_blocking_end(void)
 	mm_exit();
 }
 
-bool arch_cpu_hold(unsigned int cpu)
+/*
+ * Whether CPU @cpu's thread is outside buddyboot's code, and a mark to
+ * tell after the look that it has stayed there (outside_still(), whose
+ * sequentially consistent read follows the offset's store: the entry's
+ * half of the pairing at the top of the file).
+ */
+static bool outside_mark(unsigned int cpu, unsigned long *mark)
 {
-	unsigned long *offset = __atomic_load_n(&cpu_offset[cpu], __ATOMIC_ACQUIRE);
 	int *inside = __atomic_load_n(&cpu_inside[cpu], __ATOMIC_ACQUIRE);
-	bool asleep;
 
-	if (!offset || !inside)
-		return false;
-	/* Before the look: a thread that enters after it finds 0. */
-	__atomic_store_n(offset, 0, __ATOMIC_SEQ_CST);
-	host_blocking_begin();
-	asleep = thread_asleep((pid_t)cpu_hwid(cpu));
-	host_blocking_end();
-	/* Still 0: the thread did not take it back on an earlier release. */
-	return asleep && !__atomic_load_n(inside, __ATOMIC_SEQ_CST) &&
-	       !__atomic_load_n(offset, __ATOMIC_SEQ_CST);
+	*mark = 0;
+	return inside && !__atomic_load_n(inside, __ATOMIC_SEQ_CST);
+}
+
+static bool outside_still(unsigned int cpu, unsigned long mark)
+{
+	(void)mark;
+	return !__atomic_load_n(__atomic_load_n(&cpu_inside[cpu], __ATOMIC_ACQUIRE),
+				__ATOMIC_SEQ_CST);
 }
 
 #else /* !__SANITIZE_THREAD__ */
@@ -188,21 +191,33 @@ void host_blocking_end(void)
 	host_blocking_begin();	/* even again */
 }
 
+/* As under ThreadSanitizer, by the count of buddyboot's blocking calls. */
+static bool outside_mark(unsigned int cpu, unsigned long *mark)
+{
+	*mark = __atomic_load_n(&blocking_seq[cpu], __ATOMIC_SEQ_CST);
+	return !(*mark & 1);
+}
+
+static bool outside_still(unsigned int cpu, unsigned long mark)
+{
+	return __atomic_load_n(&blocking_seq[cpu], __ATOMIC_SEQ_CST) == mark;
+}
+#endif /* __SANITIZE_THREAD__ */
+
 bool arch_cpu_hold(unsigned int cpu)
 {
 	unsigned long *offset = __atomic_load_n(&cpu_offset[cpu], __ATOMIC_ACQUIRE);
-	unsigned long seq = __atomic_load_n(&blocking_seq[cpu], __ATOMIC_SEQ_CST);
+	unsigned long mark;
 	bool asleep;
 
-	if (!offset || (seq & 1))
+	if (!offset || !outside_mark(cpu, &mark))
 		return false;
-	/* Before the look: a thread that wakes after it finds 0. */
+	/* Before the look: a thread that wakes or enters after it finds 0. */
 	__atomic_store_n(offset, 0, __ATOMIC_SEQ_CST);
 	host_blocking_begin();
 	asleep = thread_asleep((pid_t)cpu_hwid(cpu));
 	host_blocking_end();
-	return asleep &&
-	       __atomic_load_n(&blocking_seq[cpu], __ATOMIC_SEQ_CST) == seq &&
+	/* Offset still 0: the thread did not take it back on an earlier release. */
+	return asleep && outside_still(cpu, mark) &&
 	       !__atomic_load_n(offset, __ATOMIC_SEQ_CST);
 }
-#endif /* __SANITIZE_THREAD__ */
